@@ -1,0 +1,51 @@
+"""Plain-dict views of stored results, for `scan_article --json` and the JSON API."""
+from __future__ import annotations
+
+from django.db.models import Prefetch
+
+from sideapp.models import ClaimCitation, Revision, ScanItem
+
+
+def _citation_dict(link: ClaimCitation) -> dict:
+    citation = link.citation
+    return {
+        "ref_name": citation.ref_name or None,
+        "url": citation.url or None,
+        "title": citation.title or None,
+        "template": citation.template or None,
+        "flags": list(citation.flags),
+    }
+
+
+def revision_claims(revision: Revision) -> list[dict]:
+    links = Prefetch("claim__claim_citations", queryset=ClaimCitation.objects.select_related("citation"))
+    rows = revision.revision_claims.select_related("claim").prefetch_related(links)
+    return [_claim_dict(rc.claim) for rc in rows]
+
+
+def _claim_dict(claim) -> dict:
+    return {
+        "id": claim.pk,
+        "text": claim.text,
+        "context": claim.context,
+        "section": claim.section_path,
+        "needs_citation": claim.needs_citation,
+        "tags": list(claim.tags),
+        "citations": [_citation_dict(link) for link in claim.claim_citations.all()],
+        "verdict": None,
+        "score": None,
+        "evidence": None,
+        "suggestions": [],
+    }
+
+
+def scan_item_report(item: ScanItem) -> dict:
+    """One article's result: the contract of `scan_article --json`, plus status and reason."""
+    revision = item.revision
+    return {
+        "title": item.article.title if item.article else item.title,
+        "revision": revision.rev_id if revision else None,
+        "status": item.status,
+        "reason": item.reason or None,
+        "claims": revision_claims(revision) if revision else [],
+    }

@@ -1,0 +1,143 @@
+"""Side editor settings: one module, everything read from the environment.
+
+A `.env` file at the project root is read first when present (real environment
+variables win). See `.env.example` for every variable.
+"""
+from pathlib import Path
+
+import dj_database_url
+from dotenv import load_dotenv
+
+from sideapp.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+load_dotenv(BASE_DIR / ".env", override=False)
+
+DEBUG = env_bool("DEBUG", False)
+# The fallback only serves local development, tests and the demo; `manage.py check
+# --deploy` flags it, and a real deployment sets SECRET_KEY.
+SECRET_KEY = env_str("SECRET_KEY", "insecure-dev-key-set-SECRET_KEY-in-production")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_rq",
+    "sideapp",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "sideapp.urls"
+WSGI_APPLICATION = "sideapp.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sideeditor"),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# --- queues (django-rq on Redis) -------------------------------------------------
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+RQ_JOB_TIMEOUT = env_int("RQ_JOB_TIMEOUT", 900)
+RQ_QUEUES = {
+    name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": RQ_JOB_TIMEOUT}
+    for name in ("default", "scan", "fetch", "verify")
+}
+RQ_SHOW_ADMIN_LINK = True
+# The test runner moves the queues here so that tests never feed a running demo worker.
+SIDE_TEST_REDIS_URL = env_str("SIDE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+TEST_RUNNER = "tests.runner.SideTestRunner"
+
+# --- the wiki ----------------------------------------------------------------------
+SIDE_WIKI_API_URL = env_str("SIDE_WIKI_API_URL", "http://127.0.0.1:8089/api.php")
+SIDE_WIKI_USERNAME = env_str("SIDE_WIKI_USERNAME", "")
+SIDE_WIKI_PASSWORD = env_str("SIDE_WIKI_PASSWORD", "")
+SIDE_WIKI_USER_AGENT = env_str(
+    "SIDE_WIKI_USER_AGENT", "SideEditor/0.1 (citation verification assistant)"
+)
+SIDE_WIKI_TIMEOUT = env_float("SIDE_WIKI_TIMEOUT", 20.0)
+SIDE_WIKI_RETRIES = env_int("SIDE_WIKI_RETRIES", 3)
+SIDE_WIKI_BACKOFF = env_float("SIDE_WIKI_BACKOFF", 1.0)
+SIDE_MAX_ARTICLE_BYTES = env_int("SIDE_MAX_ARTICLE_BYTES", 2_000_000)
+
+# --- fetching cited sources ------------------------------------------------------------
+# Hosts or networks (CIDR) that the SSRF guard lets through although they are private,
+# loopback or link-local. Empty in production; the demo and tests list their own server.
+SIDE_FETCH_ALLOWLIST = env_list("SIDE_FETCH_ALLOWLIST", "")
+
+# --- models and indexes -------------------------------------------------------------
+def _path(name: str, default: Path) -> Path:
+    """A path setting; relative values are taken from the project root."""
+    value = Path(env_str(name, "") or default)
+    return value if value.is_absolute() else BASE_DIR / value
+
+
+SIDE_DATA_DIR = _path("SIDE_DATA_DIR", BASE_DIR / "var")
+SIDE_INDEX_DIR = _path("SIDE_INDEX_DIR", SIDE_DATA_DIR / "index")
+SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
+SIDE_FLAG_THRESHOLD = env_float("SIDE_FLAG_THRESHOLD", 0.5)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "mwclient": {"level": "WARNING"},
+        "urllib3": {"level": "WARNING"},
+        "trafilatura": {"level": "ERROR"},  # warns for every empty page it discards
+    },
+}

@@ -1,0 +1,1 @@
+"""Thin views: check the role, call a service, render (a partial for htmx requests)."""

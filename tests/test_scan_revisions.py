@@ -1,0 +1,115 @@
+"""Storing revisions: identity of claims across revisions, nothing half-written."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from django.test import TestCase
+
+from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Source, Wiki
+from sideapp.services.revisions import revision_store
+from sideapp.services.scans import article_store
+from sideapp.wikiapi import PageData
+from verifier_core.wikitext import types as wt
+
+
+def page(rev_id: int, text: str = "irrelevant", title: str = "Lighthouse") -> PageData:
+    return PageData(title=title, requested_title=title, page_id=7, rev_id=rev_id,
+                    timestamp=datetime(2026, 1, rev_id % 28 + 1, tzinfo=timezone.utc),
+                    wikitext=text, redirected_from=None, protection=())
+
+
+def cite(index: int, url: str | None, raw: str = "", name: str | None = None) -> wt.Citation:
+    return wt.Citation(index=index, kind="ref", raw=raw or f"{{{{cite web|url={url}}}}}",
+                       ref_name=name, template="cite web", url=url, title=f"Page {index}")
+
+
+def extraction(claims: list[tuple[str, list[int]]], citations: list[wt.Citation]) -> wt.Extraction:
+    return wt.Extraction(
+        title="Lighthouse", sections=[], citations=citations, plain_text="",
+        claims=[wt.Claim(text=t, context="", section=["History"], citation_indices=idx,
+                         needs_citation=not idx) for t, idx in claims],
+    )
+
+
+class RevisionStoreTests(TestCase):
+    def setUp(self):
+        self.wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
+        self.article = Article.objects.create(wiki=self.wiki, title="Lighthouse")
+        self.citations = [cite(0, "https://example.org/a"), cite(1, "https://example.org/b", name="b")]
+
+    def store(self, rev_id: int, claims, citations=None) -> Revision:
+        return revision_store(article=self.article, page=page(rev_id),
+                              extraction=extraction(claims, citations or self.citations))
+
+    def test_it_links_a_named_citation_to_every_claim_that_reuses_it(self):
+        self.store(1, [("The tower is 30 m tall.", [1]), ("It was lit in 1870.", [0, 1])])
+        citation = Citation.objects.get(ref_name="b")
+        self.assertEqual(citation.claims.count(), 2)
+        self.assertEqual(Citation.objects.count(), 2)
+        self.assertEqual(Source.objects.count(), 2)
+
+    def test_it_keeps_claim_identity_when_a_new_revision_leaves_the_claim_unchanged(self):
+        self.store(1, [("The tower is 30 m tall.", [0]), ("It was lit in 1870.", [1])])
+        before = {c.text: c.pk for c in Claim.objects.all()}
+        rev2 = self.store(2, [("The tower is 30 m tall.", [0]), ("It was first lit in 1871.", [1])])
+        after = {c.text: c.pk for c in Claim.objects.all()}
+        self.assertEqual(after["The tower is 30 m tall."], before["The tower is 30 m tall."])
+        self.assertNotIn("It was first lit in 1871.", before)
+        self.assertEqual(
+            sorted(rc.claim.text for rc in RevisionClaim.objects.filter(revision=rev2)),
+            ["It was first lit in 1871.", "The tower is 30 m tall."],
+        )
+        kept = Claim.objects.get(pk=before["The tower is 30 m tall."])
+        self.assertEqual(kept.last_revision, rev2)
+        self.assertNotEqual(kept.first_revision, rev2)
+
+    def test_it_treats_a_claim_whose_citation_changed_as_a_new_claim(self):
+        self.store(1, [("The tower is 30 m tall.", [0])])
+        self.store(2, [("The tower is 30 m tall.", [1])])
+        self.assertEqual(Claim.objects.filter(text="The tower is 30 m tall.").count(), 2)
+
+    def test_it_keeps_a_citation_when_only_its_access_date_changes(self):
+        self.store(1, [("A.", [0])], [cite(0, "https://example.org/a", "{{cite web|url=https://example.org/a|access-date=2020}}")])
+        self.store(2, [("A.", [0])], [cite(0, "https://Example.org/a#top", "{{cite web|url=https://example.org/a|access-date=2024}}")])
+        self.assertEqual(Citation.objects.count(), 1)
+        self.assertIn("2024", Citation.objects.get().raw)
+        self.assertEqual(Claim.objects.count(), 1)
+
+    def test_it_records_a_claim_needing_a_citation_without_citations(self):
+        self.store(1, [("Nobody knows who built it.", [])])
+        claim = Claim.objects.get()
+        self.assertTrue(claim.needs_citation)
+        self.assertFalse(ClaimCitation.objects.exists())
+
+    def test_it_keeps_repeated_identical_sentences_as_separate_claims(self):
+        self.store(1, [("It closed.", [0]), ("It closed.", [0])])
+        self.assertEqual(Claim.objects.count(), 2)
+
+    def test_it_writes_nothing_when_storing_fails_halfway(self):
+        broken = extraction([("Fine claim.", [0]), ("Broken claim.", [5])], self.citations)
+        with self.assertRaises(IndexError):
+            revision_store(article=self.article, page=page(1), extraction=broken)
+        for model in (Revision, Claim, Citation, ClaimCitation, RevisionClaim):
+            self.assertFalse(model.objects.exists(), model.__name__)
+        self.article.refresh_from_db()
+        self.assertIsNone(self.article.current_revision)
+
+    def test_it_never_moves_the_current_revision_back_to_an_older_one(self):
+        self.store(5, [("A.", [0])])
+        self.store(3, [("A.", [0])])
+        self.article.refresh_from_db()
+        self.assertEqual(self.article.current_revision.rev_id, 5)
+
+
+class ArticleStoreTests(TestCase):
+    def test_rescanning_an_unchanged_revision_writes_nothing_new(self):
+        wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
+        text = "The tower is 30 m tall.<ref>{{cite web|url=https://example.org/a|title=A}}</ref>"
+        _, first, written = article_store(wiki=wiki, page=page(1, text))
+        self.assertTrue(written)
+        counts = [m.objects.count() for m in (Revision, Claim, Citation, Source, RevisionClaim)]
+        _, again, written_again = article_store(wiki=wiki, page=page(1, text))
+        self.assertFalse(written_again)
+        self.assertEqual(again.pk, first.pk)
+        self.assertEqual(counts, [m.objects.count() for m in (Revision, Claim, Citation, Source, RevisionClaim)])
+        self.assertGreaterEqual(counts[1], 1)

