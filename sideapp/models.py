@@ -43,6 +43,7 @@ class Revision(models.Model):
     wikitext = models.TextField()
     claim_count = models.PositiveIntegerField(default=0)
     citation_count = models.PositiveIntegerField(default=0)
+    citation_occurrences = models.PositiveIntegerField(default=0)  # <ref> and {{sfn}} uses
     warnings = models.JSONField(default=list, blank=True)
     scanned_at = models.DateTimeField(auto_now_add=True)
 
@@ -75,10 +76,33 @@ class Source(models.Model):
     status = models.CharField(max_length=32, choices=Status.choices, default=Status.PENDING)
     reason = models.TextField(blank=True)
     title = models.TextField(blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    final_url = models.TextField(blank=True)
+    used_archive = models.BooleanField(default=False)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)  # a fetch job is on the queue
+    fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def is_fetched(self) -> bool:
+        return self.status != self.Status.PENDING
 
     def __str__(self) -> str:
         return self.url
+
+
+class SourceDocument(models.Model):
+    """The text of a fetched source; it is also a document of the retrieval corpus."""
+
+    source = models.OneToOneField(Source, on_delete=models.CASCADE, primary_key=True,
+                                  related_name="document")
+    title = models.TextField(blank=True)
+    text = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    fetched_at = models.DateTimeField()
+    indexed_at = models.DateTimeField(null=True, blank=True)
 
 
 class Citation(models.Model):
@@ -116,7 +140,20 @@ class Citation(models.Model):
         return self.title or self.url or self.raw[:60]
 
 
+class Verdict(models.TextChoices):
+    SUPPORTED = "supported"
+    PARTIALLY_SUPPORTED = "partially_supported"
+    NOT_SUPPORTED = "not_supported"
+    SOURCE_UNAVAILABLE = "source_unavailable"
+
+
 class Claim(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending"  # waiting for its sources to be fetched
+        QUEUED = "queued"
+        DONE = "done"
+        FAILED = "failed"
+
     article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="claims")
     fingerprint = models.CharField(max_length=64)
     text = models.TextField()
@@ -127,9 +164,21 @@ class Claim(models.Model):
     citations = models.ManyToManyField(Citation, through="ClaimCitation", related_name="claims")
     first_revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="+")
     last_revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="+")
+    # Verification: the claim judged on the union of its citations' evidence.
+    verify_state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    verify_reason = models.TextField(blank=True)
+    verdict = models.CharField(max_length=32, choices=Verdict.choices, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    method = models.CharField(max_length=100, blank=True)  # model version, or the fallback
+    verified_at = models.DateTimeField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    suggest_state = models.CharField(max_length=16, choices=State.choices, blank=True)
+    suggest_reason = models.TextField(blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "fingerprint"], name="claim_unique_fp")]
+        indexes = [models.Index(fields=["flagged", "score"], name="claim_flagged_score")]
 
     def __str__(self) -> str:
         return self.text[:80]
@@ -143,6 +192,11 @@ class ClaimCitation(models.Model):
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="claim_citations")
     citation = models.ForeignKey(Citation, on_delete=models.CASCADE, related_name="claim_citations")
     position = models.PositiveSmallIntegerField(default=0)
+    # This citation's own judgement of the claim.
+    verdict = models.CharField(max_length=32, choices=Verdict.choices, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
 
     class Meta:
         constraints = [
@@ -163,6 +217,26 @@ class RevisionClaim(models.Model):
             models.UniqueConstraint(fields=["revision", "claim"], name="revisionclaim_unique")
         ]
         ordering = ["position"]
+
+
+class Suggestion(models.Model):
+    """A retrieved source for a claim, reranked by the verifier."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="suggestions")
+    rank = models.PositiveSmallIntegerField()
+    url = models.TextField()
+    title = models.TextField(blank=True)
+    source = models.ForeignKey(Source, null=True, blank=True, on_delete=models.SET_NULL)
+    score = models.FloatField()
+    verdict = models.CharField(max_length=32, choices=Verdict.choices, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    # SIDE's rule: shown as better only where it outscores the current citation.
+    beats_current = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [models.UniqueConstraint(fields=["claim", "rank"], name="suggestion_unique_rank")]
 
 
 class ScanJob(models.Model):

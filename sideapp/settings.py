@@ -117,6 +117,16 @@ SIDE_MAX_ARTICLE_BYTES = env_int("SIDE_MAX_ARTICLE_BYTES", 2_000_000)
 # Hosts or networks (CIDR) that the SSRF guard lets through although they are private,
 # loopback or link-local. Empty in production; the demo and tests list their own server.
 SIDE_FETCH_ALLOWLIST = env_list("SIDE_FETCH_ALLOWLIST", "")
+SIDE_FETCH_CONNECT_TIMEOUT = env_float("SIDE_FETCH_CONNECT_TIMEOUT", 5.0)
+SIDE_FETCH_READ_TIMEOUT = env_float("SIDE_FETCH_READ_TIMEOUT", 15.0)
+SIDE_FETCH_MAX_BYTES = env_int("SIDE_FETCH_MAX_BYTES", 10 * 1024 * 1024)
+SIDE_FETCH_MAX_REDIRECTS = env_int("SIDE_FETCH_MAX_REDIRECTS", 5)
+SIDE_FETCH_USER_AGENT = env_str(
+    "SIDE_FETCH_USER_AGENT", "SideEditor/0.1 (citation checker; +https://github.com/side-editor)"
+)
+SIDE_FETCH_HOST_DELAY = env_float("SIDE_FETCH_HOST_DELAY", 1.0)  # seconds between hits per host
+SIDE_FETCH_MAX_AGE_DAYS = env_float("SIDE_FETCH_MAX_AGE_DAYS", 30.0)  # older copies are refetched
+SIDE_FETCH_RETRIES = env_int("SIDE_FETCH_RETRIES", 2)  # for transient failures only
 
 # --- models and indexes -------------------------------------------------------------
 def _path(name: str, default: Path) -> Path:

@@ -129,6 +129,7 @@ def revision_store(*, article: Article, page: PageData, extraction: wt.Extractio
         revision = Revision.objects.create(
             article=article, rev_id=page.rev_id, timestamp=page.timestamp,
             wikitext=page.wikitext, warnings=extraction.warnings[:100],
+            citation_occurrences=extraction.citation_occurrences,
         )
         citation_fps, citations = _store_citations(article, extraction)
         revision.claim_count = _store_claims(revision, extraction, citation_fps, citations)

@@ -1,0 +1,44 @@
+"""Politeness shared by every fetch worker: one request at a time per host, and a pause.
+
+The in-process `HostSlots` of verifier_core only orders one process; workers run as
+several processes, so the slot is a Redis lock plus the time the host was last left.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Iterator
+
+import redis
+
+
+class RedisHostSlots:
+    def __init__(self, client: redis.Redis, min_delay: float, hold_seconds: float = 120.0,
+                 prefix: str = "side:host"):
+        self.client = client
+        self.min_delay = min_delay
+        # A lock outlives a killed worker by at most this long, then the host is free again.
+        self.hold_seconds = hold_seconds
+        self.prefix = prefix
+
+    @contextlib.contextmanager
+    def __call__(self, host: str) -> Iterator[None]:
+        host = host.lower()
+        lock = self.client.lock(f"{self.prefix}:lock:{host}", timeout=self.hold_seconds,
+                                blocking_timeout=self.hold_seconds)
+        if not lock.acquire():
+            raise TimeoutError(f"waited {self.hold_seconds:.0f} s for a turn at {host}")
+        try:
+            self._wait_turn(host)
+            yield
+        finally:
+            self.client.set(f"{self.prefix}:last:{host}", repr(time.time()), ex=3600)
+            with contextlib.suppress(redis.exceptions.LockError):
+                lock.release()
+
+    def _wait_turn(self, host: str) -> None:
+        last = self.client.get(f"{self.prefix}:last:{host}")
+        if last is not None:
+            wait = float(last) + self.min_delay - time.time()
+            if wait > 0:
+                time.sleep(min(wait, self.min_delay))

@@ -1,0 +1,173 @@
+"""Scanning articles through the real MediaWiki API into PostgreSQL."""
+from __future__ import annotations
+
+import io
+import json
+
+from django.core.management import call_command
+from django.test import TestCase, TransactionTestCase, override_settings
+
+from sideapp.models import Citation, Claim, Revision, ScanItem, ScanJob, Source, Wiki
+from sideapp.services.scans import article_store, scan_expand, scan_request
+from sideapp.services.wikis import client_for
+from tests.wiki_support import demo_wiki, item, scan_titles
+
+LIGHTHOUSE = "Kellhaven Lighthouse"
+
+
+class DemoArticleScanTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = demo_wiki()
+
+    def test_it_stores_claims_and_citations_of_a_demo_article(self):
+        job = scan_titles(self.server, LIGHTHOUSE)
+        scanned = item(job, LIGHTHOUSE)
+        self.assertEqual(scanned.status, ScanItem.Status.DONE, scanned.reason)
+        self.assertEqual(job.status, ScanJob.Status.DONE)
+        revision = scanned.revision
+        self.assertEqual(revision.rev_id, self.server.current_revid(LIGHTHOUSE))
+        self.assertGreaterEqual(revision.claim_count, 8)
+        self.assertGreater(Source.objects.count(), 3)
+
+    def test_it_links_a_reused_named_ref_to_each_claim_it_backs(self):
+        scan_titles(self.server, LIGHTHOUSE)
+        history = Citation.objects.get(article__title=LIGHTHOUSE, ref_name="klt-history")
+        self.assertGreaterEqual(history.claims.count(), 2)
+        self.assertEqual(history.template, "cite web")
+        self.assertTrue(history.url.endswith("/pages/klt-history.html"))
+
+    def test_it_flags_maintenance_tags_on_claims(self):
+        scan_titles(self.server, LIGHTHOUSE)
+        claims = Claim.objects.filter(article__title=LIGHTHOUSE)
+        needs = claims.filter(needs_citation=True)
+        self.assertEqual(needs.count(), 1)
+        self.assertIn("Grade II*", needs.get().text)
+        failed = [c for c in claims if "failed verification" in c.tags]
+        self.assertEqual(len(failed), 1)
+        self.assertIn("electric lamp", failed[0].text)
+
+    def test_it_resolves_a_short_footnote_to_its_bibliography_entry(self):
+        scan_titles(self.server, LIGHTHOUSE)
+        sfn = Citation.objects.get(article__title=LIGHTHOUSE, kind="sfn")
+        self.assertIn("hp-trewin-lights-excerpt", sfn.url)
+        self.assertEqual(sfn.location, "p. 47")
+
+    def test_rescanning_an_unchanged_page_writes_nothing_new(self):
+        scan_titles(self.server, LIGHTHOUSE)
+        counts = [Revision.objects.count(), Claim.objects.count(), Citation.objects.count()]
+        again = item(scan_titles(self.server, LIGHTHOUSE), LIGHTHOUSE)
+        self.assertEqual(again.status, ScanItem.Status.UNCHANGED)
+        self.assertIn("already scanned", again.reason)
+        self.assertEqual(counts, [Revision.objects.count(), Claim.objects.count(), Citation.objects.count()])
+
+
+class ScanInputTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = demo_wiki()
+        cls.server.edit("Kellhaven light", "#REDIRECT [[Kellhaven Lighthouse]]")
+        cls.server.edit("Scan input protected", "A protected page.<ref>{{cite web|url=https://example.org/p|title=P}}</ref>")
+        cls.server.protect("Scan input protected")
+
+    def wiki(self) -> Wiki:
+        return Wiki.objects.get_or_create(api_url=self.server.api_url)[0]
+
+    def test_it_follows_a_redirect_and_says_so(self):
+        scanned = item(scan_titles(self.server, "Kellhaven light"), "Kellhaven light")
+        self.assertEqual(scanned.status, ScanItem.Status.DONE)
+        self.assertEqual(scanned.article.title, LIGHTHOUSE)
+        self.assertIn("followed redirect", scanned.reason)
+
+    def test_a_missing_page_ends_failed_with_the_reason(self):
+        job = scan_titles(self.server, "No such page anywhere")
+        scanned = item(job, "No such page anywhere")
+        self.assertEqual(scanned.status, ScanItem.Status.FAILED)
+        self.assertIn("does not exist", scanned.reason)
+        self.assertEqual(job.status, ScanJob.Status.FAILED)
+        self.assertFalse(Revision.objects.exists())
+
+    def test_one_failed_article_leaves_the_others_done_and_the_job_partial(self):
+        job = scan_titles(self.server, LIGHTHOUSE, "No such page anywhere")
+        self.assertEqual(job.status, ScanJob.Status.PARTIAL)
+        self.assertIn("1 of 2", job.reason)
+
+    def test_a_protected_page_is_scanned_and_noted(self):
+        scanned = item(scan_titles(self.server, "Scan input protected"), "Scan input protected")
+        self.assertEqual(scanned.status, ScanItem.Status.DONE)
+        self.assertIn("protected", scanned.reason)
+
+    @override_settings(SIDE_MAX_ARTICLE_BYTES=1000)
+    def test_an_article_above_the_size_limit_is_refused_with_the_reason(self):
+        scanned = item(scan_titles(self.server, LIGHTHOUSE), LIGHTHOUSE)
+        self.assertEqual(scanned.status, ScanItem.Status.FAILED)
+        self.assertIn("above the limit", scanned.reason)
+
+    def test_a_category_scan_covers_every_member(self):
+        job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="Demo articles", enqueue=False)
+        items = scan_expand(job=job, enqueue=False)
+        self.assertEqual(sorted(i.title for i in items), sorted([
+            "Arle Valley Railway", LIGHTHOUSE, "Kellhaven Rowing Club", "Margaret Ellery", "River Arle"]))
+
+    def test_a_recent_changes_scan_starts_with_the_latest_edit(self):
+        self.server.edit("Scan input recent", "Fresh page.<ref>{{cite web|url=https://example.org/r}}</ref>")
+        job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.RECENT, limit=5, enqueue=False)
+        items = scan_expand(job=job, enqueue=False)
+        self.assertEqual(items[0].title, "Scan input recent")
+        self.assertLessEqual(len(items), 5)
+
+    def test_a_page_edited_during_a_scan_is_stored_as_the_revision_that_was_read(self):
+        title = "Scan input changing"
+        self.server.edit(title, "First version.<ref>{{cite web|url=https://example.org/1}}</ref>")
+        page = client_for(self.wiki()).page(title)
+        new_rev = self.server.edit(title, "Second version.<ref>{{cite web|url=https://example.org/2}}</ref>")
+        article, revision, written = article_store(wiki=self.wiki(), page=page)
+        self.assertTrue(written)
+        self.assertEqual(revision.rev_id, page.rev_id)
+        self.assertEqual([c.text for c in Claim.objects.filter(article=article)], ["First version."])
+        rescanned = item(scan_titles(self.server, title), title)
+        self.assertEqual(rescanned.revision.rev_id, new_rev)
+        article.refresh_from_db()
+        self.assertEqual(article.current_revision.rev_id, new_rev)
+
+
+class NewRevisionTests(TestCase):
+    def test_a_new_revision_keeps_unchanged_claims_and_adds_the_new_one(self):
+        server = demo_wiki()
+        title = "Scan identity page"
+        base = ("The bridge opened in 1901.<ref>{{cite web|url=https://example.org/bridge|title=B}}</ref> "
+                "It is 80 m long.<ref name=len>{{cite web|url=https://example.org/len}}</ref>")
+        server.edit(title, base)
+        scan_titles(server, title)
+        before = {c.text: c.pk for c in Claim.objects.filter(article__title=title)}
+        server.edit(title, base + " It was repainted in 1990.<ref name=len/>")
+        rescanned = item(scan_titles(server, title), title)
+        after = {c.text: c.pk for c in Claim.objects.filter(article__title=title)}
+        self.assertEqual(rescanned.status, ScanItem.Status.DONE)
+        for text, pk in before.items():
+            self.assertEqual(after[text], pk)
+        self.assertIn("It was repainted in 1990.", after)
+        self.assertEqual(rescanned.revision.claim_count, 3)
+
+
+class ScanArticleCommandTests(TransactionTestCase):
+    """Commits for real: --sync runs each stage once the previous one has committed."""
+
+    def test_sync_json_prints_the_contract_for_each_article(self):
+        server = demo_wiki()
+        out = io.StringIO()
+        call_command("scan_article", LIGHTHOUSE, "No such page anywhere", wiki=server.api_url,
+                     sync=True, json=True, stdout=out)
+        lines = [json.loads(line) for line in out.getvalue().splitlines()]
+        self.assertEqual([d["title"] for d in lines], [LIGHTHOUSE, "No such page anywhere"])
+        found, missing = lines
+        self.assertEqual(found["revision"], server.current_revid(LIGHTHOUSE))
+        claim = found["claims"][0]
+        self.assertEqual(set(claim) >= {"id", "text", "context", "section", "needs_citation", "citations",
+                                        "verdict", "score", "evidence", "suggestions"}, True)
+        citation = claim["citations"][0]
+        self.assertEqual(set(citation), {"ref_name", "url", "title", "template", "flags"})
+        self.assertEqual(missing["status"], "failed")
+        self.assertEqual(missing["claims"], [])

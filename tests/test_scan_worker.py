@@ -1,0 +1,35 @@
+"""A scan queued on real Redis and run by a real RQ worker process."""
+from __future__ import annotations
+
+import django_rq
+from django.test import TransactionTestCase
+
+from sideapp.models import Claim, ScanItem, ScanJob, Wiki
+from sideapp.services.scans import scan_request
+from tests.wiki_support import demo_wiki
+from tests.worker_support import run_burst_worker
+
+
+class ScanWorkerTests(TransactionTestCase):
+    def test_a_worker_scans_queued_articles_into_the_database(self):
+        server = demo_wiki()
+        wiki = Wiki.objects.create(api_url=server.api_url)
+        job = scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES,
+                           titles=["Kellhaven Lighthouse", "River Arle"])
+        self.assertEqual(django_rq.get_queue("scan").count, 2)  # enqueued once committed
+        done = run_burst_worker("scan")
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
+        self.assertEqual(set(job.items.values_list("status", flat=True)), {ScanItem.Status.DONE})
+        self.assertTrue(Claim.objects.filter(article__title="River Arle").exists())
+
+    def test_a_category_scan_is_expanded_by_the_worker_then_scanned(self):
+        server = demo_wiki()
+        wiki = Wiki.objects.create(api_url=server.api_url)
+        job = scan_request(wiki=wiki, kind=ScanJob.Kind.CATEGORY, category="Demo articles")
+        done = run_burst_worker("scan")
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        job.refresh_from_db()
+        self.assertEqual(job.items.count(), 5)
+        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)

@@ -1,0 +1,42 @@
+"""Helpers for tests that scan through the real test MediaWiki."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sideapp.harness.demo import load_demo_pages
+from sideapp.harness.mediawiki import MediaWikiServer, shared_test_wiki
+from sideapp.models import ScanItem, ScanJob, Wiki
+from sideapp.services.scans import scan_request
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED_WIKITEXT = SHARED / "data" / "wikitext"
+SHARED_WICE = SHARED / "data" / "wice"
+# Demo articles cite this placeholder server unless a test serves the sources itself.
+NOWHERE = "http://127.0.0.1:9/"
+
+_loaded: dict[str, str] = {}
+
+
+def demo_wiki(sources_base_url: str = NOWHERE) -> MediaWikiServer:
+    """The shared test wiki with the demo articles citing `sources_base_url`."""
+    server = shared_test_wiki()
+    if _loaded.get(server.api_url) != sources_base_url:
+        load_demo_pages(server, sources_base_url)
+        _loaded[server.api_url] = sources_base_url
+    return server
+
+
+def scan_titles(server: MediaWikiServer, *titles: str) -> ScanJob:
+    """Scan `titles` in this process, through the same services a worker runs."""
+    from sideapp.services.scans import scan_item_run
+
+    wiki, _ = Wiki.objects.get_or_create(api_url=server.api_url)
+    job = scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES, titles=list(titles), enqueue=False)
+    for item in job.items.all():
+        scan_item_run(item=item)
+    job.refresh_from_db()
+    return job
+
+
+def item(job: ScanJob, title: str) -> ScanItem:
+    return job.items.select_related("article", "revision").get(title=title)
