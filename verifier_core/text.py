@@ -37,21 +37,44 @@ class Passage:
     text: str
 
 
+_NEXT_CHAR = re.compile(r"\s*(\S?)")
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+# Ordinal day or century before a month or "Jahrhundert" ("am 6. November 1918",
+# "des 18. Jahrhunderts"): German and other languages write the ordinal with a dot.
+_ORDINAL_FOLLOWERS = frozenset(
+    """january february march april may june july august september october november
+    december januar jänner februar märz mai juni juli oktober dezember janvier février
+    mars avril juin juillet août septembre octobre novembre décembre jahrhundert
+    jahrhunderts jahrhunderte jahrtausend jahrtausends""".split()
+)
+
+
+def _word_before(text: str, end: int) -> str:
+    """The white-space delimited word ending at `end` (scans back, never copies the text)."""
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return text[start:end]
+
+
 def _ends_sentence(text: str, dot_pos: int, after: int) -> bool:
     """Decide whether the punctuation ending at `dot_pos` closes a sentence."""
-    nxt = text[after:].lstrip()
+    nxt = _NEXT_CHAR.match(text, after).group(1)
     # A following lower-case word or digit means the sentence goes on
     # ("approx. 5", '"Really?" she asked').
     if nxt and (nxt[0].islower() or nxt[0].isdigit()):
         return False
     if text[dot_pos] != ".":
         return True
-    word_match = re.search(r"(\S+)$", text[:dot_pos])
-    word = word_match.group(1).lower().strip("(\"'[") if word_match else ""
+    word = _word_before(text, dot_pos).lower().strip("(\"'[")
     if word in _ABBREVIATIONS or word.rstrip(".") in _ABBREVIATIONS:
         return False
     if len(word) == 1 and word.isalpha():  # an initial: "John F. Kennedy"
         return False
+    if word.isdigit() and len(word) <= 2:
+        following = _NEXT_WORD.match(text, after)
+        if following and following.group(1).lower() in _ORDINAL_FOLLOWERS:
+            return False
     return not re.fullmatch(r"(?:[a-z]\.)+[a-z]", word)  # "U.S" before the final dot
 
 

@@ -1,0 +1,117 @@
+"""Claims from a rendered paragraph, as in SIDE.
+
+A claim is the text a group of citations backs: the sentence before the group, or
+only the clause since the previous group when one sentence carries several groups.
+Markers with nothing but spaces or punctuation between them form one group
+(`<ref>a</ref><ref>b</ref>`, `<ref>a</ref>{{dead link}}`). A maintenance tag that
+follows a citation in its group flags that citation; every tag is also a tag of the
+claim. `{{citation needed}}` with no citation makes a claim that needs one.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from ..text import Span, sentence_spans
+from .builder import Marker, RawParagraph
+from .types import Citation, Claim, Paragraph
+
+MAX_CONTEXT_CHARS = 2000
+_WORD_CHAR = re.compile(r"[^\W_]")  # a letter or digit in any script
+_TRIM_START = " ,;:)]–—-"
+_TRIM_END = " ,;:([–—-"
+
+
+@dataclass
+class _Group:
+    start: int
+    end: int
+    markers: list[Marker] = field(default_factory=list)
+
+
+def paragraph_claims(
+    raw: RawParagraph,
+    section: list[str],
+    paragraph_index: int,
+    citations: list[Citation],
+) -> tuple[Paragraph, list[Claim]]:
+    text = raw.text
+    spans = sentence_spans(text)
+    starts = [span.start for span in spans]
+    claims: list[Claim] = []
+    previous_end = 0
+    for group in _groups(raw.markers, text):
+        claim = _claim(text, spans, starts, group, previous_end)
+        previous_end = group.end
+        if claim is None:
+            continue
+        claim.section = list(section)
+        claim.paragraph_index = paragraph_index
+        _attach_markers(claim, group, citations)
+        claims.append(claim)
+    return Paragraph([text[s.start : s.end] for s in spans]), claims
+
+
+def _groups(markers: list[Marker], text: str) -> list[_Group]:
+    groups: list[_Group] = []
+    for marker in sorted(markers, key=lambda m: m.offset):
+        if groups and not _has_word(text[groups[-1].end : marker.offset]):
+            groups[-1].end = max(groups[-1].end, marker.offset)
+            groups[-1].markers.append(marker)
+        else:
+            groups.append(_Group(marker.offset, marker.offset, [marker]))
+    return groups
+
+
+def _claim(
+    text: str, spans: list[Span], starts: list[int], group: _Group, previous_end: int
+) -> Claim | None:
+    sentence = bisect_left(starts, group.start) - 1  # last sentence starting before it
+    if sentence < 0:
+        return None  # a citation with no text before it in its paragraph
+    clause_start = max(spans[sentence].start, previous_end)
+    clause = text[clause_start : group.start]
+    lead = len(clause) - len(clause.lstrip(_TRIM_START))
+    claim_text = clause.lstrip(_TRIM_START).rstrip(_TRIM_END)
+    if not _has_word(claim_text):
+        return None
+    context = _context(text, starts, clause_start + lead)
+    return Claim(
+        text=claim_text,
+        context=context,
+        section=[],
+        citation_indices=[],
+        sentence_index=sentence,
+    )
+
+
+def _context(text: str, starts: list[int], claim_start: int) -> str:
+    """The paragraph before the claim, at most the last MAX_CONTEXT_CHARS characters
+    cut at a sentence start (a list or table "paragraph" can be huge)."""
+    start = claim_start - MAX_CONTEXT_CHARS
+    if start > 0:
+        first = bisect_left(starts, start)
+        start = starts[first] if first < len(starts) and starts[first] < claim_start else start
+    return text[max(0, start) : claim_start].strip()
+
+
+def _attach_markers(claim: Claim, group: _Group, citations: list[Citation]) -> None:
+    last_citation: int | None = None
+    for marker in group.markers:
+        if marker.kind == "cite":
+            index = int(marker.value)
+            if index not in claim.citation_indices:
+                claim.citation_indices.append(index)
+            last_citation = index
+            continue
+        tag = str(marker.value)
+        if tag not in claim.tags:
+            claim.tags.append(tag)
+        if last_citation is not None and tag not in citations[last_citation].flags:
+            citations[last_citation].flags.append(tag)
+    claim.needs_citation = not claim.citation_indices and "citation needed" in claim.tags
+
+
+def _has_word(text: str) -> bool:
+    return _WORD_CHAR.search(text) is not None

@@ -1,0 +1,46 @@
+"""Clean-up of raw text runs: the markup mwparserfromhell leaves as plain text.
+
+The parser is run with `skip_style_tags=True` (the style tokenizer is slow and
+fragile on large pages), so bold/italic quotes arrive here; so do the remains of
+malformed markup (an unclosed `<ref`, a stray `}}`, broken table rows). None of it
+may reach a claim.
+"""
+from __future__ import annotations
+
+import re
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_STYLE_QUOTES = re.compile(r"'{2,}")
+_MAGIC_WORDS = re.compile(r"__[A-Z]{2,}__")
+# A ref tag the parser could not pair (unclosed, broken attributes): drop the tag text.
+LEFTOVER_REF = re.compile(r"<ref\b[^<>]*>?|</ref\s*>|<references\b[^<>]*>?|</references\s*>", re.I)
+LEFTOVER_REF_OPEN = re.compile(r"<ref(?=[\s>/])", re.I)
+# Table rows whose markup the parser did not recognise ("{|", "|-", "|}", "!" headers).
+_TABLE_LINE = re.compile(r"^[ \t]*(?:\{\||\|\}|\|-|\|\+)[^\n]*$", re.M)
+_MARKUP = re.compile(r"\{\{+|\}\}+|\[\[+|\]\]+|\{\||\|\}|\||={2,}|<[^<>\n]{0,200}>|[<>{}]")
+
+
+def strip_comments(text: str) -> str:
+    """Remove HTML comments; an unclosed one runs to the end, as in MediaWiki."""
+    if "<!--" not in text:
+        return text
+    return _COMMENT.sub("", text)
+
+
+def clean_run(text: str) -> str:
+    """Plain text of a raw text run, with every markup leftover replaced by a space."""
+    if "''" in text:
+        text = _STYLE_QUOTES.sub("", text)
+    if "__" in text:
+        text = _MAGIC_WORDS.sub("", text)
+    if "<" in text:
+        text = LEFTOVER_REF.sub(" ", text)
+    if "{|" in text or "|" in text:
+        text = _TABLE_LINE.sub(" ", text)
+    if _needs_markup_pass(text):
+        text = _MARKUP.sub(" ", text)
+    return text
+
+
+def _needs_markup_pass(text: str) -> bool:
+    return any(c in text for c in "{}[]|<>") or "==" in text
