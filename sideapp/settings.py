@@ -151,3 +151,4 @@ LOGGING = {
         "trafilatura": {"level": "ERROR"},  # warns for every empty page it discards
     },
 }
+WHITENOISE_USE_FINDERS = True  # a handful of static files: serve them from the source folders

@@ -1,7 +1,15 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from sideapp.views import home, scans
+
 urlpatterns = [
+    path("", home.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("scans/", scans.scan_list, name="scan_list"),
+    path("scans/<int:pk>/", scans.scan_detail, name="scan_detail"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

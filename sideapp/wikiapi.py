@@ -145,9 +145,13 @@ class WikiClient:
         page = pages[0]
         if page.get("invalid"):
             raise InvalidTitle(f"{title!r} is not a valid page title: {page.get('invalidreason', '')}")
+        redirects = query.get("redirects", [])
         if page.get("missing") or not page.get("revisions"):
+            if redirects:
+                raise PageMissing(f"page {title!r} redirects to {page.get('title')!r}, "
+                                  "which does not exist on the wiki")
             raise PageMissing(f"page {title!r} does not exist on the wiki")
-        return _page_data(title, page, query.get("redirects", []))
+        return _page_data(title, page, redirects)
 
     def category_members(self, category: str, limit: int = 5000) -> list[str]:
         name = category if ":" in category else f"Category:{category}"

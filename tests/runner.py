@@ -5,6 +5,8 @@ at once with the command that starts it, instead of failing in a hundred places.
 """
 from __future__ import annotations
 
+import logging
+
 import redis
 from django.conf import settings
 from django.test.runner import DiscoverRunner
@@ -17,6 +19,11 @@ class ServiceMissing(RuntimeError):
 class SideTestRunner(DiscoverRunner):
     def setup_test_environment(self, **kwargs):
         super().setup_test_environment(**kwargs)
+        # Tests create many users; the production hasher is slow on purpose.
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # Refused requests and retried wiki calls are expected in tests; keep output readable.
+        for name in ("django.request", "sideapp.wikiapi", "sideapp.services.scans"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         url = settings.SIDE_TEST_REDIS_URL
         settings.REDIS_URL = url
         for queue in settings.RQ_QUEUES.values():

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.test import TestCase, TransactionTestCase, override_settings
 
 from sideapp.models import Citation, Claim, Revision, ScanItem, ScanJob, Source, Wiki
-from sideapp.services.scans import article_store, scan_expand, scan_request
+from sideapp.services.scans import article_store, scan_expand, scan_item_run, scan_request
 from sideapp.services.wikis import client_for
 from tests.wiki_support import demo_wiki, item, scan_titles
 
@@ -131,6 +131,47 @@ class ScanInputTests(TestCase):
         self.assertEqual(rescanned.revision.rev_id, new_rev)
         article.refresh_from_db()
         self.assertEqual(article.current_revision.rev_id, new_rev)
+
+
+class BadInputScanTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = demo_wiki()
+
+    def test_a_300_kb_article_with_hundreds_of_refs_is_scanned_whole(self):
+        paragraph = ("Section {n} says the quay was rebuilt in {year}.<ref>{{{{cite web|url=https://example.org/q{n}"
+                     "|title=Quay {n}}}}}</ref> It reopened later.<ref name=shared{m}/>\n\n")
+        body = "".join(paragraph.format(n=n, year=1800 + n % 200, m=n % 7) for n in range(2400))
+        refs = "".join(f"<ref name=shared{m}>{{{{cite news|url=https://example.org/s{m}}}}}</ref>" for m in range(7))
+        text = f"Big article.{refs}\n\n{body}== References ==\n{{{{reflist}}}}"
+        self.assertGreater(len(text.encode()), 300_000)
+        self.server.edit("Scan big article", text)
+        scanned = item(scan_titles(self.server, "Scan big article"), "Scan big article")
+        self.assertEqual(scanned.status, ScanItem.Status.DONE, scanned.reason)
+        self.assertEqual(scanned.revision.citation_occurrences, 2 * 2400 + 7)
+        self.assertEqual(scanned.revision.citation_count, 2400 + 7)
+
+    def test_malformed_wikitext_is_scanned_without_garbage(self):
+        text = ("{{Infobox thing | name = Broken\n The hull was steel.<ref>{{cite web|url=https://example.org/h</ref>"
+                " [[Link|unclosed <ref name=>x</ref> }}}} ]] '''bold\n== Head ==\nLast fact.<ref>plain</ref>")
+        self.server.edit("Scan malformed", text)
+        scanned = item(scan_titles(self.server, "Scan malformed"), "Scan malformed")
+        self.assertEqual(scanned.status, ScanItem.Status.DONE, scanned.reason)
+        claims = Claim.objects.filter(article__title="Scan malformed")
+        self.assertTrue(claims.exists())
+        for claim in claims:
+            self.assertNotIn("{{", claim.text)
+
+    @override_settings(SIDE_WIKI_RETRIES=2, SIDE_WIKI_BACKOFF=0.01)
+    def test_an_unreachable_wiki_ends_the_scan_failed_with_the_reason(self):
+        wiki = Wiki.objects.create(api_url="http://127.0.0.1:9/api.php")
+        job = scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES, titles=["Anything"], enqueue=False)
+        scanned = scan_item_run(item=job.items.get())
+        self.assertEqual(scanned.status, ScanItem.Status.FAILED)
+        self.assertIn("unreachable after 2 attempts", scanned.reason)
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.FAILED)
 
 
 class NewRevisionTests(TestCase):

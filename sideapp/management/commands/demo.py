@@ -1,0 +1,122 @@
+"""demo: the whole app on a local demo wiki, for a new user's first look.
+
+Starts the demo MediaWiki (the project's own articles), the server of their cited
+pages, the web app and the RQ workers; creates the demo users; queues a first scan
+of the demo articles; prints where to go. Ctrl-C stops everything it started.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from sideapp.harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
+from sideapp.harness.mediawiki import MediaWikiServer
+from sideapp.harness.mw_support import die_with_parent
+from sideapp.harness.webserver import SourceServer
+
+# The cited pages live on their own loopback address so that the SSRF guard can let
+# exactly that address through and nothing else on this machine.
+SOURCES_HOST = "127.0.0.2"
+
+
+class Command(BaseCommand):
+    help = "Run the app on a local demo wiki: wiki, cited pages, web server and workers."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000, help="web app port (default 8000)")
+        parser.add_argument("--wiki-port", type=int, default=8089)
+        parser.add_argument("--sources-port", type=int, default=8090)
+        parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
+        parser.add_argument("--check", action="store_true",
+                            help="start, wait for the first scan to finish, report and stop")
+
+    def handle(self, *args, **opts):
+        self.children: list[subprocess.Popen] = []
+        # SIGTERM/SIGHUP end the demo through `finally`, which stops every child.
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, lambda *_: sys.exit(0))
+        workdir = Path(settings.SIDE_DATA_DIR) / "demo-wiki"
+        wiki = MediaWikiServer(workdir, port=opts["wiki_port"], die_with_parent=True)
+        sources = SourceServer(SOURCES_DIR, port=opts["sources_port"], host=SOURCES_HOST)
+        try:
+            self._start(wiki, sources, opts)
+            if opts["check"]:
+                return self._check()
+            self._wait()
+        finally:
+            self._stop_children()
+            sources.stop()
+            wiki.stop()
+
+    def _start(self, wiki: MediaWikiServer, sources: SourceServer, opts) -> None:
+        call_command("migrate", verbosity=0)
+        call_command("create_demo_users", stdout=self.stdout)
+        sources_url = sources.start()
+        api_url = wiki.start()
+        load_demo_pages(wiki, sources_url)
+        self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
+        env = self._child_env(api_url)
+        self._spawn(["rqworker", "scan", "fetch", "default", "--with-scheduler"], env)
+        self._spawn(["rqworker", "verify", "--with-scheduler"], env)
+        self._spawn(["runserver", f"127.0.0.1:{opts['port']}", "--noreload"], env)
+        if not opts["no_scan"]:
+            self._first_scan(api_url, env)
+        self.stdout.write(self.style.SUCCESS(
+            f"\nSide editor is running at http://127.0.0.1:{opts['port']}/\n"
+            "Log in as admin, editor or annotator with the password demo-password.\n"
+            "Press Ctrl-C to stop."))
+
+    def _child_env(self, api_url: str) -> dict[str, str]:
+        allow = ",".join(dict.fromkeys([*settings.SIDE_FETCH_ALLOWLIST, SOURCES_HOST]))
+        return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow,
+                    SIDE_FETCH_HOST_DELAY=os.environ.get("SIDE_FETCH_HOST_DELAY", "0.05"),
+                    DEBUG=os.environ.get("DEBUG", "true"))
+
+    def _spawn(self, args: list[str], env: dict[str, str]) -> None:
+        command = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *args]
+        # Own process group (so a stop reaches a worker's work-horse too), and killed
+        # with us even if we die without running `finally`.
+        self.children.append(subprocess.Popen(command, env=env, start_new_session=True,
+                                              preexec_fn=die_with_parent))
+
+    def _first_scan(self, api_url: str, env: dict[str, str]) -> None:
+        subprocess.run([sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "scan_article",
+                        "--category", DEMO_CATEGORY, "--wiki", api_url], env=env, check=True)
+
+    def _check(self) -> None:
+        from sideapp.models import ScanJob
+
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            job = ScanJob.objects.order_by("-pk").first()
+            if job and job.status not in (ScanJob.Status.QUEUED, ScanJob.Status.RUNNING):
+                self.stdout.write(f"first scan: {job.status} {job.reason}")
+                return
+            time.sleep(2)
+        raise SystemExit("the first demo scan did not finish within 10 minutes")
+
+    def _wait(self) -> None:
+        try:
+            while all(child.poll() is None for child in self.children):
+                time.sleep(1)
+            self.stderr.write("a demo process stopped; shutting down")
+        except KeyboardInterrupt:
+            self.stdout.write("\nstopping")
+
+    def _stop_children(self) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        for child in self.children:
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
