@@ -13,7 +13,7 @@ class ScanRequestForm(forms.Form):
     category = forms.CharField(required=False, max_length=255)
     limit = forms.IntegerField(required=False, min_value=1, max_value=5000, initial=50,
                                help_text="At most this many articles (category or recent changes).")
-    wiki = forms.URLField(required=False, max_length=500,
+    wiki = forms.URLField(required=False, max_length=500, assume_scheme="https",
                           help_text="The wiki's api.php URL; empty for the configured wiki.")
 
     def clean(self):

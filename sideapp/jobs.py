@@ -20,3 +20,21 @@ def scan_item_job(item_pk: int) -> str:
     if item is None:
         return "gone"
     return scans.scan_item_run(item=item).status
+
+
+def fetch_source_job(source_pk: int) -> str:
+    """Fetch one source, then queue the claims that were only waiting for it."""
+    from rq import get_current_job
+
+    from sideapp.models import Source
+    from sideapp.services import pipeline, sources
+
+    source = Source.objects.filter(pk=source_pk).first()
+    if source is None:
+        return "gone"
+    job = get_current_job()
+    retries_left = (job.retries_left or 0) if job else 0
+    sources.source_fetch(source=source, retries_left=retries_left)
+    pipeline.claims_dispatch(claim_ids=pipeline.claims_waiting_on(source=source))
+    source.refresh_from_db()
+    return source.status

@@ -97,6 +97,8 @@ RQ_QUEUES = {
     for name in ("default", "scan", "fetch", "verify")
 }
 RQ_SHOW_ADMIN_LINK = True
+# Workers put back work abandoned by a dead worker before they start (sideapp.worker).
+RQ = {"WORKER_CLASS": "sideapp.worker.SideWorker"}
 # The test runner moves the queues here so that tests never feed a running demo worker.
 SIDE_TEST_REDIS_URL = env_str("SIDE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TEST_RUNNER = "tests.runner.SideTestRunner"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,13 +19,17 @@ from sideapp.services.sources import is_fresh
 
 
 def revision_dispatch(*, revision: Revision) -> None:
-    """Queue the fetches and verifications a newly scanned revision needs."""
+    """Queue the fetches and verifications a newly scanned revision needs.
+
+    Every source the article cites is fetched, also those behind citations that back
+    no claim (in a heading, an empty infobox field): each source ends with a status.
+    """
     claim_ids = list(
         revision.revision_claims.filter(claim__verify_state=Claim.State.PENDING)
         .values_list("claim_id", flat=True)
     )
     sources_dispatch(source_ids=Source.objects.filter(
-        citations__claims__in=claim_ids).values_list("pk", flat=True))
+        citations__article_id=revision.article_id).values_list("pk", flat=True))
     claims_dispatch(claim_ids=claim_ids)
 
 
@@ -36,8 +41,17 @@ def sources_dispatch(*, source_ids: Iterable[int]) -> int:
         due = [s for s in rows if not is_fresh(s)]
         Source.objects.filter(pk__in=[s.pk for s in due]).update(queued_at=timezone.now())
         for source in due:
-            queues.enqueue_after_commit("fetch", "sideapp.jobs.fetch_source_job", source.pk)
+            queues.enqueue_after_commit("fetch", "sideapp.jobs.fetch_source_job", source.pk,
+                                        retry=fetch_retry())
     return len(due)
+
+
+def fetch_retry():
+    """RQ retries for transient fetch failures: a little later, then much later."""
+    from rq import Retry
+
+    retries = settings.SIDE_FETCH_RETRIES
+    return Retry(max=retries, interval=[10 * 3**i for i in range(retries)]) if retries else None
 
 
 def claims_dispatch(*, claim_ids: Iterable[int]) -> int:

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from sideapp import queues
+from sideapp.services import pipeline
 from sideapp.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.services.revisions import revision_store
 from sideapp.services.wikis import client_for
@@ -88,6 +89,7 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
         article, revision, written = article_store(wiki=item.job.wiki, page=page)
         status = ScanItem.Status.DONE if written else ScanItem.Status.UNCHANGED
         _item_update(item, status, _notes(page, written), article=article, revision=revision)
+        pipeline.revision_dispatch(revision=revision)
     except (WikiError, ScanRefused) as exc:
         _item_update(item, ScanItem.Status.FAILED, str(exc))
     except Exception as exc:  # noqa: BLE001 - a scan must end with a status, not a trace

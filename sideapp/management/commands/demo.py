@@ -65,7 +65,8 @@ class Command(BaseCommand):
         self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
         env = self._child_env(api_url)
         self._spawn(["rqworker", "scan", "fetch", "default", "--with-scheduler"], env)
-        self._spawn(["rqworker", "verify", "--with-scheduler"], env)
+        self._spawn(["rqworker", "verify", "--with-scheduler",
+                     "--worker-class", "sideapp.worker.SideModelWorker"], env)
         self._spawn(["runserver", f"127.0.0.1:{opts['port']}", "--noreload"], env)
         if not opts["no_scan"]:
             self._first_scan(api_url, env)

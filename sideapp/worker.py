@@ -1,0 +1,43 @@
+"""RQ workers that first put back work abandoned by a worker that died.
+
+`SideWorker` forks a work-horse per job (scan and fetch queues). `SideModelWorker`
+runs jobs in its own process so the verifier and the retrieval index are loaded once
+per worker process and stay loaded (and torch never runs across a fork).
+
+    python manage.py rqworker scan fetch default --worker-class sideapp.worker.SideWorker
+    python manage.py rqworker verify --worker-class sideapp.worker.SideModelWorker
+"""
+from __future__ import annotations
+
+import logging
+
+from django.db import connections
+from rq.worker import SimpleWorker, Worker
+
+log = logging.getLogger(__name__)
+
+
+def _recover(connection) -> None:
+    from sideapp.services.recovery import work_requeue
+
+    # One recovery at a time: two workers starting together must not both requeue.
+    with connection.lock("side:recovery", timeout=120, blocking_timeout=130):
+        work_requeue()
+    connections.close_all()  # never hand an open DB connection to a forked work-horse
+
+
+class _Recovering:
+    def work(self, *args, **kwargs):
+        try:
+            _recover(self.connection)
+        except Exception:  # noqa: BLE001 - recovery must not keep a worker from working
+            log.exception("recovery of abandoned work failed")
+        return super().work(*args, **kwargs)
+
+
+class SideWorker(_Recovering, Worker):
+    pass
+
+
+class SideModelWorker(_Recovering, SimpleWorker):
+    pass
