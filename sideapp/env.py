@@ -13,7 +13,8 @@ class EnvError(ValueError):
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
+    """The variable's value; an empty value (`NAME=` in .env) counts as unset."""
+    return os.environ.get(name) or default
 
 
 def env_bool(name: str, default: bool = False) -> bool:

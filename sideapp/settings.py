@@ -3,6 +3,7 @@
 A `.env` file at the project root is read first when present (real environment
 variables win). See `.env.example` for every variable.
 """
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -141,6 +142,7 @@ SIDE_DATA_DIR = _path("SIDE_DATA_DIR", BASE_DIR / "var")
 SIDE_INDEX_DIR = _path("SIDE_INDEX_DIR", SIDE_DATA_DIR / "index")
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
 SIDE_FLAG_THRESHOLD = env_float("SIDE_FLAG_THRESHOLD", 0.5)
+SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 
 LOGGING = {
     "version": 1,
@@ -154,3 +156,4 @@ LOGGING = {
     },
 }
 WHITENOISE_USE_FINDERS = True  # a handful of static files: serve them from the source folders
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from sideapp.views import home, scans
+from sideapp.views import claims, home, scans
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("scans/", scans.scan_list, name="scan_list"),
     path("scans/<int:pk>/", scans.scan_detail, name="scan_detail"),
+    path("claims/", claims.claim_list, name="claim_list"),
+    path("claims/<int:pk>/", claims.claim_detail, name="claim_detail"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -6,6 +6,7 @@ from django.test import TransactionTestCase
 
 from sideapp.models import Claim, ScanItem, ScanJob, Wiki
 from sideapp.services.scans import scan_request
+from sideapp.services.stages import scan_progress
 from tests.wiki_support import demo_wiki
 from tests.worker_support import run_burst_worker
 
@@ -19,9 +20,8 @@ class ScanWorkerTests(TransactionTestCase):
         self.assertEqual(django_rq.get_queue("scan").count, 2)  # enqueued once committed
         done = run_burst_worker("scan")
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-        job.refresh_from_db()
-        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
         self.assertEqual(set(job.items.values_list("status", flat=True)), {ScanItem.Status.DONE})
+        self.assertEqual(scan_progress(job=job)["scan"], {"done": 2, "total": 2, "failed": 0})
         self.assertTrue(Claim.objects.filter(article__title="River Arle").exists())
 
     def test_a_category_scan_is_expanded_by_the_worker_then_scanned(self):
@@ -30,6 +30,6 @@ class ScanWorkerTests(TransactionTestCase):
         job = scan_request(wiki=wiki, kind=ScanJob.Kind.CATEGORY, category="Demo articles")
         done = run_burst_worker("scan")
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-        job.refresh_from_db()
         self.assertEqual(job.items.count(), 5)
-        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
+        self.assertEqual(scan_progress(job=job)["scan"], {"done": 5, "total": 5, "failed": 0})
+        self.assertGreater(django_rq.get_queue("fetch").count, 0)  # the next stage is queued

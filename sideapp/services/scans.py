@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from sideapp import queues
-from sideapp.services import pipeline
+from sideapp.services import pipeline, stages
 from sideapp.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.services.revisions import revision_store
 from sideapp.services.wikis import client_for
@@ -17,7 +16,6 @@ from sideapp.wikiapi import PageData, WikiClient, WikiError
 from verifier_core.wikitext import extract
 
 log = logging.getLogger(__name__)
-TERMINAL = {ScanItem.Status.DONE, ScanItem.Status.UNCHANGED, ScanItem.Status.FAILED}
 
 
 class ScanRefused(Exception):
@@ -95,7 +93,7 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
     except Exception as exc:  # noqa: BLE001 - a scan must end with a status, not a trace
         log.exception("scan of %r failed", item.title)
         _item_update(item, ScanItem.Status.FAILED, f"internal error: {type(exc).__name__}: {exc}")
-    scan_job_refresh(job=item.job)
+    stages.scan_job_refresh(job=item.job)
     return item
 
 
@@ -141,25 +139,3 @@ def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, boo
 def _job_finish(job: ScanJob, status: str, reason: str = "") -> None:
     ScanJob.objects.filter(pk=job.pk).update(status=status, reason=reason[:2000], finished_at=timezone.now())
     job.refresh_from_db()
-
-
-def scan_job_refresh(*, job: ScanJob) -> ScanJob:
-    """Derive the job's status from its items once all have ended."""
-    counts = Counter(job.items.values_list("status", flat=True))
-    if not counts or any(s not in TERMINAL for s in counts):
-        return job
-    failed = counts[ScanItem.Status.FAILED]
-    if failed == 0:
-        _job_finish(job, ScanJob.Status.DONE)
-    elif failed == sum(counts.values()):
-        _job_finish(job, ScanJob.Status.FAILED, f"all {failed} articles failed")
-    else:
-        _job_finish(job, ScanJob.Status.PARTIAL, f"{failed} of {sum(counts.values())} articles failed")
-    return job
-
-
-def scan_progress(*, job: ScanJob) -> dict:
-    counts = Counter(job.items.values_list("status", flat=True))
-    total = sum(counts.values())
-    return {"scan": {"done": sum(counts[s] for s in TERMINAL), "total": total,
-                     "failed": counts[ScanItem.Status.FAILED]}}

@@ -7,7 +7,8 @@ from django.views.decorators.http import require_http_methods
 from sideapp.forms import ScanRequestForm
 from sideapp.models import ScanJob
 from sideapp.roles import ADMIN, role_required
-from sideapp.services.scans import scan_progress, scan_request
+from sideapp.services.scans import scan_request
+from sideapp.services.stages import scan_progress
 from sideapp.services.wikis import wiki_for
 from sideapp.views.common import render_page
 

@@ -1,0 +1,48 @@
+"""The retrieval corpus: every fetched (or imported) source document, indexed.
+
+One RetrievalEngine per process over `SIDE_INDEX_DIR`; the engine itself serialises
+writers across processes and picks up other processes' additions.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from functools import lru_cache
+
+from django.conf import settings
+from django.utils import timezone
+
+from sideapp.models import Source, SourceDocument
+from verifier_core.retrieval import Document, IndexNotFoundError, RetrievalEngine
+
+log = logging.getLogger(__name__)
+_sync_lock = threading.Lock()
+BATCH = 200
+
+
+@lru_cache(maxsize=1)
+def corpus_engine() -> RetrievalEngine:
+    try:
+        return RetrievalEngine.load(settings.SIDE_INDEX_DIR)
+    except IndexNotFoundError:
+        return RetrievalEngine.create(settings.SIDE_INDEX_DIR)
+
+
+def corpus_sync() -> int:
+    """Index every stored document that is not in the corpus yet; returns how many."""
+    added = 0
+    with _sync_lock:
+        while True:
+            batch = list(
+                SourceDocument.objects.filter(indexed_at=None, source__status=Source.Status.OK)
+                .select_related("source").order_by("pk")[:BATCH]
+            )
+            if not batch:
+                return added
+            report = corpus_engine().add_documents(
+                [Document(url=d.source.url, title=d.title, text=d.text) for d in batch])
+            for url, why in report.skipped:
+                if why != "already indexed":
+                    log.info("corpus skipped %s: %s", url, why)
+            SourceDocument.objects.filter(pk__in=[d.pk for d in batch]).update(indexed_at=timezone.now())
+            added += report.added_documents

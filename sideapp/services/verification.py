@@ -1,0 +1,105 @@
+"""Verifying a claim against its cited sources, and the flagging rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from sideapp import queues
+from sideapp.models import Claim, ClaimCitation, Source, Verdict
+from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, get_verifier
+
+WEAK = {Verdict.NOT_SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.SOURCE_UNAVAILABLE}
+
+
+def verifier():
+    return get_verifier(settings.SIDE_VERIFIER_DIR)
+
+
+def claim_input(claim: Claim) -> ClaimInput:
+    return ClaimInput(text=claim.text, context=claim.context, title=claim.article.title,
+                      section=claim.section_path)
+
+
+def evidence_json(evidence: Evidence | None, **extra) -> dict | None:
+    if evidence is None:
+        return None
+    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans], **extra}
+
+
+@dataclass
+class _Judged:
+    verdict: str
+    score: float | None
+    evidence: dict | None
+    reason: str
+
+
+def _unavailable_reason(link: ClaimCitation) -> str | None:
+    """Why this citation has no text to check, or None when it has."""
+    source: Source | None = link.citation.source
+    if source is None:
+        return "no online copy: the citation has no URL"
+    if source.status != Source.Status.OK or not hasattr(source, "document"):
+        return f"source {source.status}: {source.reason}".strip()
+    return None
+
+
+def is_flagged(verdict: str, score: float | None, needs_citation: bool) -> bool:
+    """A claim needs an editor when it needs a source, its support is weak or unknown,
+    or its score is below the configured threshold."""
+    if needs_citation or verdict in WEAK:
+        return True
+    return score is None or score < settings.SIDE_FLAG_THRESHOLD
+
+
+def claim_verify(*, claim: Claim) -> Claim:
+    """Score each citation and the claim on the union of their evidence; store all at once."""
+    links = list(claim.claim_citations.select_related("citation__source__document"))
+    judged, texts = {}, []
+    for link in links:
+        reason = _unavailable_reason(link)
+        if reason:
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason)
+        else:
+            texts.append((link, link.citation.source.document.text))
+    result = verifier().score_claim(claim_input(claim), [t for _, t in texts]) if texts else None
+    if result is not None:
+        for (link, _), one in zip(texts, result.sources):
+            judged[link.pk] = _from_source(one)
+    _store(claim, links, judged, result)
+    return claim
+
+
+def _from_source(one: SourceVerdict) -> _Judged:
+    return _Judged(one.verdict, one.score, evidence_json(one.evidence), one.reason or "")
+
+
+def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
+    if claim.needs_citation or not links:
+        return _Judged("", None, None, "needs a source: the claim has no citation")
+    if result is None:
+        reasons = "; ".join(dict.fromkeys(j.reason for j in judged.values()))
+        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons)
+    evidence = evidence_json(result.evidence[0]) if result.evidence else None
+    return _Judged(result.verdict, result.score, evidence, result.reason or "")
+
+
+def _store(claim: Claim, links, judged, result) -> None:
+    outcome = _claim_outcome(claim, links, judged, result)
+    flagged = is_flagged(outcome.verdict, outcome.score, claim.needs_citation or not links)
+    with transaction.atomic():
+        for link in links:
+            j = judged[link.pk]
+            ClaimCitation.objects.filter(pk=link.pk).update(
+                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000])
+        Claim.objects.filter(pk=claim.pk).update(
+            verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
+            score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
+            method=result.model_version if result else "",
+            suggest_state=Claim.State.QUEUED if flagged else "", suggest_reason="")
+        if flagged:
+            queues.enqueue_after_commit("verify", "sideapp.jobs.suggest_claim_job", claim.pk)
+    claim.refresh_from_db()

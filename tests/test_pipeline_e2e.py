@@ -1,0 +1,87 @@
+"""Scan -> fetch -> verify -> suggest on the demo wiki, run by real RQ workers.
+
+The whole pipeline runs once (it takes about a minute on two cores) and the checks
+below each read a different part of what it left in the database.
+"""
+from __future__ import annotations
+
+from sideapp.models import Claim, ClaimCitation, ScanJob, Source, SourceDocument, Suggestion
+from sideapp.services.stages import scan_progress
+from tests.pipeline_support import DEMO_TITLES, PipelineTestCase
+
+
+class PipelineEndToEndTests(PipelineTestCase):
+    def test_the_demo_scan_runs_end_to_end_and_a_rescan_does_no_work_twice(self):
+        job = self.scan()
+        self.run_workers()
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.DONE, (job.reason, scan_progress(job=job)))
+        self.check_every_stage_finished(job)
+        self.check_flagged_claims_carry_suggestions()
+        self.check_shown_evidence_is_verbatim()
+        self.check_unreachable_sources_explain_themselves()
+        self.check_claim_needing_a_source()
+        self.check_rescan_does_no_work_twice()
+
+    def check_every_stage_finished(self, job: ScanJob) -> None:
+        progress = scan_progress(job=job)
+        for stage, counts in progress.items():
+            self.assertEqual(counts["done"], counts["total"], stage)
+        self.assertEqual(progress["scan"]["total"], len(DEMO_TITLES))
+        self.assertFalse(Source.objects.filter(status=Source.Status.PENDING).exists())
+        self.assertEqual(set(Claim.objects.values_list("verify_state", flat=True)), {Claim.State.DONE})
+
+    def check_flagged_claims_carry_suggestions(self) -> None:
+        flagged = Claim.objects.filter(flagged=True)
+        self.assertTrue(flagged.exists())
+        self.assertEqual(set(flagged.values_list("suggest_state", flat=True)), {Claim.State.DONE})
+        self.assertFalse(Claim.objects.filter(flagged=False).exclude(suggest_state="").exists())
+        better = Suggestion.objects.filter(beats_current=True).select_related("claim")
+        self.assertTrue(better.exists())
+        for suggestion in better:
+            self.assertGreater(suggestion.score, suggestion.claim.score or 0.0)
+            cited = set(suggestion.claim.citations.values_list("url", flat=True))
+            self.assertNotIn(suggestion.url, cited)
+
+    def check_shown_evidence_is_verbatim(self) -> None:
+        checked = 0
+        for link in ClaimCitation.objects.exclude(evidence=None).select_related("citation__source__document"):
+            text, evidence = link.citation.source.document.text, link.evidence
+            self.assertEqual(text[evidence["start"]:evidence["end"]], evidence["passage"])
+            for sentence in evidence["sentences"]:
+                self.assertIn(sentence, evidence["passage"])
+            checked += 1
+        for suggestion in Suggestion.objects.exclude(evidence=None):
+            text = SourceDocument.objects.get(source=suggestion.source).text
+            evidence = suggestion.evidence
+            self.assertEqual(text[evidence["start"]:evidence["end"]], evidence["passage"])
+            checked += 1
+        self.assertGreater(checked, 20)
+
+    def check_unreachable_sources_explain_themselves(self) -> None:
+        dead = ClaimCitation.objects.get(citation__url__endswith="/missing/avg-sea-trout-2011.html")
+        self.assertEqual(dead.verdict, "source_unavailable")
+        self.assertIn("404", dead.reason)
+        huge = ClaimCitation.objects.get(citation__url__endswith="/huge/krc-regatta-results-archive.html")
+        self.assertEqual(huge.verdict, "source_unavailable")
+        self.assertIn("too_large", huge.reason)
+        self.assertTrue(huge.claim.flagged)
+
+    def check_claim_needing_a_source(self) -> None:
+        needs = Claim.objects.get(needs_citation=True, article__title="River Arle")
+        self.assertTrue(needs.flagged)
+        self.assertEqual(needs.verdict, "")
+        self.assertIn("needs a source", needs.verify_reason)
+        self.assertEqual(needs.suggest_state, Claim.State.DONE)
+        self.assertTrue(needs.suggestions.exists(), needs.suggest_reason)
+
+    def check_rescan_does_no_work_twice(self) -> None:
+        verified = dict(Claim.objects.values_list("pk", "verified_at"))
+        requests = len(self.sources.requests())
+        job = self.scan()
+        self.run_workers()
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
+        self.assertEqual(set(job.items.values_list("status", flat=True)), {"unchanged"})
+        self.assertEqual(dict(Claim.objects.values_list("pk", "verified_at")), verified)
+        self.assertEqual(len(self.sources.requests()), requests)
