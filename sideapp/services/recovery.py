@@ -47,8 +47,8 @@ def _started_alive(queue, connection) -> list[str]:
         job = Job.fetch(job_id, connection=connection) if Job.exists(job_id, connection) else None
         if job is not None and job.worker_name and _worker_alive(job.worker_name, connection):
             alive.append(job_id)
-        else:
-            registry.remove(job_id, delete_job=False)
+        elif job is not None:
+            registry.remove_executions(job)  # abandoned: its worker is gone
     return alive
 
 
