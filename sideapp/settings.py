@@ -153,6 +153,7 @@ LOGGING = {
         "mwclient": {"level": "WARNING"},
         "urllib3": {"level": "WARNING"},
         "trafilatura": {"level": "ERROR"},  # warns for every empty page it discards
+        "faiss": {"level": "WARNING"},  # reports each CPU-specific build it tries
     },
 }
 WHITENOISE_USE_FINDERS = True  # a handful of static files: serve them from the source folders

@@ -5,9 +5,15 @@ below each read a different part of what it left in the database.
 """
 from __future__ import annotations
 
+import io
+import json
+
+from django.core.management import call_command
+
 from sideapp.models import Claim, ClaimCitation, ScanJob, Source, SourceDocument, Suggestion
 from sideapp.services.stages import scan_progress
 from tests.pipeline_support import DEMO_TITLES, PipelineTestCase
+from verifier_core.verification import VERDICTS
 
 
 class PipelineEndToEndTests(PipelineTestCase):
@@ -85,3 +91,23 @@ class PipelineEndToEndTests(PipelineTestCase):
         self.assertEqual(set(job.items.values_list("status", flat=True)), {"unchanged"})
         self.assertEqual(dict(Claim.objects.values_list("pk", "verified_at")), verified)
         self.assertEqual(len(self.sources.requests()), requests)
+
+
+class SyncCommandTests(PipelineTestCase):
+    def test_scan_article_sync_json_fills_verdicts_evidence_and_suggestions(self):
+        out = io.StringIO()
+        call_command("scan_article", "Kellhaven Lighthouse", "River Arle", wiki=self.wiki.api_url,
+                     sync=True, json=True, stdout=out)
+        articles = [json.loads(line) for line in out.getvalue().splitlines()]
+        self.assertEqual([a["status"] for a in articles], ["done", "done"])
+        claims = [c for a in articles for c in a["claims"]]
+        cited = [c for c in claims if c["citations"]]
+        self.assertTrue(all(c["verdict"] in VERDICTS for c in cited))
+        self.assertTrue(all(isinstance(c["score"], float) for c in cited if c["verdict"] != "source_unavailable"))
+        with_evidence = [c for c in cited if c["evidence"]]
+        self.assertTrue(with_evidence)
+        self.assertLessEqual({"passage", "sentences", "start", "end"}, set(with_evidence[0]["evidence"]))
+        flagged = [c for c in claims if c["flagged"]]
+        self.assertTrue(any(c["suggestions"] for c in flagged))
+        for suggestion in (s for c in flagged for s in c["suggestions"]):
+            self.assertLessEqual({"url", "title", "score", "evidence"}, set(suggestion))

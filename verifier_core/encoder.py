@@ -25,6 +25,7 @@ def _offline() -> None:
     # Nothing may come from a hub at run time; make any accidental attempt fail fast.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 @lru_cache(maxsize=1)
@@ -33,7 +34,9 @@ def load_encoder():
     _offline()
     import torch
     from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
 
+    hf_logging.disable_progress_bar()  # a bar per load would fill worker logs
     with _lock:
         path = base_model_dir()
         tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
