@@ -80,3 +80,13 @@ def corpus_sync_job() -> int:
     from sideapp.services.corpus import corpus_sync
 
     return corpus_sync()
+
+
+def corpus_import_job(import_pk: int) -> str:
+    from sideapp.models import CorpusImport
+    from sideapp.services.imports import import_run
+
+    record = CorpusImport.objects.filter(pk=import_pk).first()
+    if record is None:
+        return "gone"
+    return import_run(record=record).status

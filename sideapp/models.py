@@ -239,6 +239,36 @@ class Suggestion(models.Model):
         constraints = [models.UniqueConstraint(fields=["claim", "rank"], name="suggestion_unique_rank")]
 
 
+class CorpusImport(models.Model):
+    """An admin's upload of `{url, title, text}` JSONL documents into the corpus."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    upload = models.FileField(upload_to="imports/")
+    name = models.CharField(max_length=255)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=32, blank=True)  # reading, storing, indexing
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    report = models.JSONField(default=dict, blank=True)  # counts and skipped lines
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ScanJob(models.Model):
     """An admin's request to scan articles: titles, a category or recent changes."""
 

@@ -56,6 +56,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "sideapp.context.user_roles",
             ],
         },
     },
@@ -140,6 +141,9 @@ def _path(name: str, default: Path) -> Path:
 
 SIDE_DATA_DIR = _path("SIDE_DATA_DIR", BASE_DIR / "var")
 SIDE_INDEX_DIR = _path("SIDE_INDEX_DIR", SIDE_DATA_DIR / "index")
+MEDIA_ROOT = _path("SIDE_MEDIA_DIR", SIDE_DATA_DIR / "media")  # uploaded corpus files; never served
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
 SIDE_FLAG_THRESHOLD = env_float("SIDE_FLAG_THRESHOLD", 0.5)
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
@@ -157,4 +161,4 @@ LOGGING = {
     },
 }
 WHITENOISE_USE_FINDERS = True  # a handful of static files: serve them from the source folders
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at")  # STATIC_ROOT exists only after collectstatic

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from sideapp.views import claims, home, scans
+from sideapp.views import claims, corpus, home, scans
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -12,6 +12,8 @@ urlpatterns = [
     path("scans/<int:pk>/", scans.scan_detail, name="scan_detail"),
     path("claims/", claims.claim_list, name="claim_list"),
     path("claims/<int:pk>/", claims.claim_detail, name="claim_detail"),
+    path("corpus/", corpus.corpus, name="corpus"),
+    path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 from functools import lru_cache
+from typing import Callable
 
 from django.conf import settings
 from django.utils import timezone
@@ -20,16 +21,22 @@ _sync_lock = threading.Lock()
 BATCH = 200
 
 
-@lru_cache(maxsize=1)
 def corpus_engine() -> RetrievalEngine:
+    return _engine_at(str(settings.SIDE_INDEX_DIR))
+
+
+@lru_cache(maxsize=4)
+def _engine_at(index_dir: str) -> RetrievalEngine:
     try:
-        return RetrievalEngine.load(settings.SIDE_INDEX_DIR)
+        return RetrievalEngine.load(index_dir)
     except IndexNotFoundError:
-        return RetrievalEngine.create(settings.SIDE_INDEX_DIR)
+        return RetrievalEngine.create(index_dir)
 
 
-def corpus_sync() -> int:
-    """Index every stored document that is not in the corpus yet; returns how many."""
+def corpus_sync(progress: Callable[[int], None] | None = None) -> int:
+    """Index every stored document that is not in the corpus yet; returns how many.
+
+    `progress` is called with the running count after each batch."""
     added = 0
     with _sync_lock:
         while True:
@@ -46,3 +53,5 @@ def corpus_sync() -> int:
                     log.info("corpus skipped %s: %s", url, why)
             SourceDocument.objects.filter(pk__in=[d.pk for d in batch]).update(indexed_at=timezone.now())
             added += report.added_documents
+            if progress:
+                progress(added)

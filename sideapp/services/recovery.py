@@ -19,7 +19,7 @@ from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 from rq.worker import Worker
 
 from sideapp import queues
-from sideapp.models import Claim, ScanItem, ScanJob, Source
+from sideapp.models import Claim, CorpusImport, ScanItem, ScanJob, Source
 
 log = logging.getLogger(__name__)
 QUEUES = ("scan", "fetch", "verify", "default")
@@ -78,6 +78,8 @@ def work_requeue() -> dict[str, int]:
                                Source.objects.filter(status=Source.Status.PENDING).exclude(queued_at=None))
     counts["verify"] = _requeue(live, "verify", "sideapp.jobs.verify_claim_job",
                                 Claim.objects.filter(verify_state=Claim.State.QUEUED))
+    counts["import"] = _requeue(live, "default", "sideapp.jobs.corpus_import_job",
+                                CorpusImport.objects.filter(status__in=["queued", "running"]))
     counts["suggest"] = _requeue(live, "verify", "sideapp.jobs.suggest_claim_job",
                                  Claim.objects.filter(suggest_state=Claim.State.QUEUED))
     if any(counts.values()):
