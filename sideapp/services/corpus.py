@@ -8,13 +8,15 @@ from __future__ import annotations
 import logging
 import threading
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 from django.conf import settings
 from django.utils import timezone
 
-from sideapp.models import Source, SourceDocument
-from verifier_core.retrieval import Document, IndexNotFoundError, RetrievalEngine
+from sideapp.models import Article, Revision, Source, SourceDocument
+from verifier_core.retrieval import AnchorDictionary, Document, IndexNotFoundError, RetrievalEngine
+from verifier_core.wikitext import extract_links
 
 log = logging.getLogger(__name__)
 _sync_lock = threading.Lock()
@@ -55,3 +57,25 @@ def corpus_sync(progress: Callable[[int], None] | None = None) -> int:
             added += report.added_documents
             if progress:
                 progress(added)
+
+
+def _anchors_signature() -> str:
+    latest = Revision.objects.order_by("-pk").values_list("pk", flat=True).first()
+    return f"{Article.objects.exclude(current_revision=None).count()}:{latest}"
+
+
+def anchors_sync() -> bool:
+    """Rebuild the anchor-text dictionary from the scanned articles' links when an
+    article has been scanned since the last build, and install it in the index, so
+    queries are expanded with the wiki's own vocabulary. Returns True when rebuilt."""
+    marker = Path(settings.SIDE_INDEX_DIR) / "anchors.signature"
+    signature = _anchors_signature()
+    if marker.exists() and marker.read_text() == signature:
+        return False
+    with _sync_lock:
+        articles = Article.objects.exclude(current_revision=None).select_related("current_revision")
+        links = (link for a in articles.iterator(chunk_size=100)
+                 for link in extract_links(a.current_revision.wikitext))
+        corpus_engine().set_anchors(AnchorDictionary.from_links(links))
+        marker.write_text(signature)
+    return True

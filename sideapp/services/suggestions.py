@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import transaction
 
 from sideapp.models import Claim, Source, SourceDocument, Suggestion
-from sideapp.services.corpus import corpus_engine, corpus_sync
+from sideapp.services.corpus import anchors_sync, corpus_engine, corpus_sync
 from sideapp.services.verification import claim_input, evidence_json, verifier
 from verifier_core.fetch import normalise_url
 from verifier_core.retrieval import EmptyQueryError
@@ -45,6 +45,7 @@ def _candidates(claim: Claim) -> list[tuple[Source, SourceDocument]]:
 def claim_suggest(*, claim: Claim) -> Claim:
     """Store the top suggestions for `claim` (replacing earlier ones) in one transaction."""
     corpus_sync()
+    anchors_sync()
     candidates = _candidates(claim)
     ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])[:KEEP]
     current = claim.score if claim.score is not None else 0.0
