@@ -1,0 +1,88 @@
+"""verify_jsonl: score claim/source pairs from a JSON-lines file (DESIGN.md contract).
+
+Never touches the database, so it runs anywhere the model does; a malformed line
+yields a source_unavailable line instead of stopping the run.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+UNAVAILABLE = "source_unavailable"
+
+
+class Command(BaseCommand):
+    help = "Verify claims against source texts: IN lines {id, claim, source: {text}} -> OUT lines {id, score, verdict, evidence}."
+    requires_system_checks: list[str] = []  # no checks: they may reach for the database
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("--input", required=True, help="JSON lines: {id, claim, context?, title?, section?, source: {url?, title?, text}}")
+        parser.add_argument("--output", required=True, help="JSON lines: {id, score, verdict, evidence}")
+        parser.add_argument("--model", default=None, help="model directory (default: SIDE_VERIFIER_DIR or models/verifier)")
+        parser.add_argument("--threads", type=int, default=2)
+        parser.add_argument("--explain", action="store_true", help="also write method, reason and model_version")
+
+    def handle(self, *args, **opts):
+        import torch
+
+        from verifier_core.verification import Verifier, VerifierModelError
+
+        torch.set_num_threads(max(1, opts["threads"]))
+        source = Path(opts["input"])
+        if not source.exists():
+            raise CommandError(f"input file not found: {source}")
+        try:
+            verifier = Verifier.load(Path(opts["model"]) if opts["model"] else None)
+        except VerifierModelError as exc:
+            raise CommandError(str(exc)) from exc
+        if verifier.method != "cross-encoder":
+            self.stderr.write(f"warning: {verifier.method}: no trained checkpoint, scores are bi-encoder similarity")
+        counts: dict[str, int] = {}
+        with open(source, encoding="utf-8", errors="replace") as fin, open(opts["output"], "w", encoding="utf-8") as fout:
+            for number, line in enumerate(fin, start=1):
+                if not line.strip():
+                    continue
+                row = self._verify_line(verifier, line, number, opts["explain"])
+                counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+                fout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self.stdout.write(f"{sum(counts.values())} lines -> {opts['output']}: {json.dumps(counts, sort_keys=True)}")
+
+    def _verify_line(self, verifier, line: str, number: int, explain: bool) -> dict:
+        from verifier_core.verification import ClaimInput
+
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict):
+                raise ValueError("a line must be a JSON object")
+        except ValueError as exc:
+            self.stderr.write(f"line {number}: not a JSON object ({exc}); written as {UNAVAILABLE}")
+            return _row(None, 0.0, UNAVAILABLE, None, explain, reason=f"malformed input line: {exc}")
+        src = item.get("source") if isinstance(item.get("source"), dict) else {}
+        claim = ClaimInput(
+            text=_str(item.get("claim")),
+            context=_str(item.get("context")),
+            title=_str(item.get("title")),
+            section=_str(item.get("section")),
+        )
+        try:
+            verdict = verifier.score_source(claim, src.get("text"))
+        except Exception as exc:  # one bad pair must not stop a batch of thousands
+            print(f"line {number}: verification failed: {exc!r}", file=sys.stderr)
+            return _row(item.get("id"), 0.0, UNAVAILABLE, None, explain, reason=f"verification failed: {exc}")
+        evidence = verdict.evidence.to_json() if verdict.evidence else None
+        return _row(item.get("id"), verdict.score, verdict.verdict, evidence, explain, verdict.method, verdict.reason, verdict.model_version)
+
+
+def _str(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _row(id_, score, verdict, evidence, explain, method=None, reason=None, version=None) -> dict:
+    row = {"id": id_, "score": round(float(score), 6), "verdict": verdict, "evidence": evidence}
+    if explain:
+        row.update({"method": method, "reason": reason, "model_version": version})
+    return row

@@ -1,0 +1,116 @@
+"""Passages, lexical signals, calibration thresholds, metrics and the disk cache."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from django.test import SimpleTestCase
+
+from tests.verification_support import SOURCE_TOWER
+from verifier_core.verification.cache import ScoreCache
+from verifier_core.verification.calibration import VerdictHead, choose_thresholds, fit_head
+from verifier_core.verification.evaluation import roc_auc
+from verifier_core.verification.lexical import BM25, numbers, terms
+from verifier_core.verification.passages import MAX_UNIT_WORDS, passages, sentence_units
+
+
+class PassageTests(SimpleTestCase):
+    def test_passages_are_sentence_windows_with_offsets_into_the_text(self):
+        found = passages(SOURCE_TOWER, max_words=20)
+        self.assertGreater(len(found), 1)
+        for p in found:
+            self.assertEqual(SOURCE_TOWER[p.start : p.end], p.text)
+
+    def test_consecutive_passages_overlap_so_no_sentence_is_cut_off(self):
+        units = sentence_units(SOURCE_TOWER)
+        found = passages(SOURCE_TOWER, max_words=20, units=units)
+        covered = set()
+        for p in found:
+            covered.update(range(*p.units))
+        self.assertEqual(covered, set(range(len(units))))
+        for a, b in zip(found, found[1:]):
+            self.assertLess(b.units[0], a.units[1] + 1)
+
+    def test_lines_without_punctuation_are_units_of_their_own(self):
+        units = sentence_units("Home\nVisit\nThe tower is tall. It opened in 1994.")
+        self.assertEqual(len(units), 4)
+
+    def test_a_run_on_blob_is_cut_into_bounded_units(self):
+        blob = " ".join(["word"] * (MAX_UNIT_WORDS * 3 + 5))
+        units = sentence_units(blob)
+        self.assertEqual(len(units), 4)
+        self.assertTrue(all(u.words <= MAX_UNIT_WORDS for u in units))
+
+    def test_an_empty_text_has_no_passages(self):
+        self.assertEqual(passages(""), [])
+
+
+class LexicalTests(SimpleTestCase):
+    def test_terms_are_stemmed_content_words(self):
+        self.assertEqual(terms("The towers were opened"), ["tower", "open"])
+
+    def test_numbers_ignore_thousands_separators(self):
+        self.assertEqual(numbers("It cost 1,200 pounds in 1994."), {"1200", "1994"})
+
+    def test_bm25_prefers_the_passage_sharing_rare_words(self):
+        bm = BM25([terms("the tower opened in 1994"), terms("tickets at the entrance"), terms("lunch and dinner")])
+        scores = bm.scores(terms("When did the tower open?"))
+        self.assertEqual(int(np.argmax(scores)), 0)
+
+
+class CalibrationTests(SimpleTestCase):
+    def head(self):
+        return VerdictHead(["x"], [0.0], [1.0], [[1.0], [0.0], [-1.0]], [0.0, 0.0, 0.0], t_supported=0.7, t_not_supported=0.3)
+
+    def test_verdicts_follow_the_two_thresholds_on_the_score(self):
+        head = self.head()
+        self.assertEqual(head.verdict(0.7), "supported")
+        self.assertEqual(head.verdict(0.69), "partially_supported")
+        self.assertEqual(head.verdict(0.3), "partially_supported")
+        self.assertEqual(head.verdict(0.29), "not_supported")
+
+    def test_the_score_rises_with_the_evidence_feature(self):
+        scores = self.head().score(np.array([[-3.0], [0.0], [3.0]]))
+        self.assertTrue(np.all(np.diff(scores) > 0))
+        self.assertTrue(np.all((scores >= 0) & (scores <= 1)))
+
+    def test_a_head_survives_a_round_trip_through_json(self):
+        head = self.head()
+        self.assertEqual(VerdictHead.from_dict(head.to_dict()), head)
+
+    def test_the_supported_threshold_maximises_supported_vs_rest_accuracy(self):
+        score = np.array([0.1, 0.2, 0.4, 0.5, 0.8, 0.9])
+        y = np.array([2, 2, 1, 1, 0, 0])
+        t_sup, t_not = choose_thresholds(score, y)
+        self.assertTrue(0.5 < t_sup <= 0.8)
+        self.assertTrue(0.2 < t_not <= 0.4)
+
+    def test_fit_head_learns_a_separable_problem(self):
+        rng = np.random.RandomState(0)
+        y = np.repeat([0, 1, 2], 30)
+        X = (2 - y)[:, None] + rng.normal(0, 0.3, (90, 1))
+        head = fit_head(X, y, list(range(90)), ["x"], C=1.0)
+        pred = [head.verdict(s) for s in head.score(X)]
+        accuracy = np.mean([p == ("supported", "partially_supported", "not_supported")[c] for p, c in zip(pred, y)])
+        self.assertGreater(accuracy, 0.9)
+
+
+class MetricTests(SimpleTestCase):
+    def test_roc_auc_matches_known_values(self):
+        self.assertEqual(roc_auc(np.array([True, True, False, False]), np.array([0.9, 0.8, 0.1, 0.2])), 1.0)
+        self.assertEqual(roc_auc(np.array([True, False]), np.array([0.5, 0.5])), 0.5)
+        self.assertTrue(np.isnan(roc_auc(np.array([True, True]), np.array([0.1, 0.2]))))
+
+
+class DiskCacheTests(SimpleTestCase):
+    def test_a_disk_cache_survives_a_new_process_and_the_lru_evicts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "scores.sqlite"
+            first = ScoreCache(max_items=2, path=path)
+            for key in ("a", "b", "c"):
+                first.put(key, {"pair": key})
+            self.assertEqual(len(first), 2)
+            second = ScoreCache(max_items=2, path=path)
+            self.assertEqual(second.get("a"), {"pair": "a"})
+            self.assertIsNone(second.get("missing"))

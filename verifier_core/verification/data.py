@@ -1,0 +1,137 @@
+"""WiCE rows as training / evaluation examples, and grouped cross-validation folds.
+
+The data is read at run time from the shared folder and never copied into the repo.
+A page is rebuilt as one text (one evidence sentence per line) so that supporting
+sentence indices become character spans, exactly like offsets into a fetched source.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LABELS = ("supported", "partially_supported", "not_supported")
+FILES = ("dev", "nst_dev", "nst_train")
+_META = "(meta data) "
+
+
+@dataclass
+class Example:
+    id: str
+    source: str  # which file: dev | nst_dev | nst_train
+    claim: str
+    title: str
+    section: str
+    context: str
+    page: str  # the cited page as one text
+    sentence_spans: list[tuple[int, int]]  # evidence index -> (start, end) in `page`
+    label: str
+    supporting: list[list[int]]  # alternative sets of evidence indices
+    claim_tokens: list[str] = field(default_factory=list)  # nst_* only
+    unsupported: list[bool] = field(default_factory=list)  # nst_* only, parallel to tokens
+    group: str = ""  # claims sharing a parent claim or a page share a group
+
+    @property
+    def page_id(self) -> str:
+        return hashlib.sha1(self.page.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def parent_id(self) -> str:
+        return self.id.split("-")[0]
+
+
+def _literal(value):
+    # nst_* files store nested fields as Python literals, dev.jsonl as JSON.
+    return ast.literal_eval(value) if isinstance(value, str) else value
+
+
+def build_page(evidence: list[str]) -> tuple[str, list[tuple[int, int]]]:
+    parts, spans, pos = [], [], 0
+    for sentence in evidence:
+        text = sentence[len(_META):] if sentence.startswith(_META) else sentence
+        text = " ".join(text.split())
+        spans.append((pos, pos + len(text)))
+        parts.append(text)
+        pos += len(text) + 1
+    return "\n".join(parts), spans
+
+
+def _example(row: dict, source: str) -> Example:
+    meta = _literal(row["meta"])
+    page, spans = build_page(_literal(row["evidence"]))
+    return Example(
+        id=meta["id"],
+        source=source,
+        claim=" ".join(row["claim"].split()),
+        title=meta.get("claim_title") or "",
+        section=(meta.get("claim_section") or "").rstrip("."),
+        context=meta.get("claim_context") or "",
+        page=page,
+        sentence_spans=spans,
+        label=row["label"],
+        supporting=[list(s) for s in _literal(row.get("supporting_sentences") or [])],
+        claim_tokens=list(_literal(row.get("claim_tokens") or [])),
+        unsupported=[bool(v) for v in _literal(row.get("non_supported_spans") or [])],
+    )
+
+
+def load_wice(folder: Path, limit: int | None = None) -> list[Example]:
+    """All rows of the three files, grouped; `limit` keeps the first N of each file."""
+    folder = Path(folder)
+    missing = [f for f in FILES if not (folder / f"{f}.jsonl").exists()]
+    if missing:
+        raise FileNotFoundError(f"WiCE files missing in {folder}: {missing}")
+    examples: list[Example] = []
+    for name in FILES:
+        with open(folder / f"{name}.jsonl", encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+        examples += [_example(r, name) for r in rows[:limit]]
+    _assign_groups(examples)
+    return examples
+
+
+def _assign_groups(examples: list[Example]) -> None:
+    """Union-find over parent claim id and page, so that no group straddles folds."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for ex in examples:
+        a, b = find("c:" + ex.parent_id), find("p:" + ex.page_id)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    for ex in examples:
+        ex.group = find("c:" + ex.parent_id)
+
+
+def grouped_folds(examples: list[Example], k: int, seed: int) -> list[list[int]]:
+    """Indices of the `dev` examples in each of k test folds, stratified by label.
+
+    Only `dev` rows are evaluated (they carry all three labels); nst_* rows are
+    training material, excluded from training when their group is in the test fold.
+    """
+    rng = random.Random(seed)
+    groups: dict[str, list[int]] = {}
+    for i, ex in enumerate(examples):
+        if ex.source == "dev":
+            groups.setdefault(ex.group, []).append(i)
+    keys = sorted(groups)
+    rng.shuffle(keys)
+    # Deal groups label by label so that every fold gets a similar label mix.
+    keys.sort(key=lambda g: LABELS.index(examples[groups[g][0]].label))
+    folds: list[list[int]] = [[] for _ in range(k)]
+    for n, key in enumerate(keys):
+        folds[n % k].extend(groups[key])
+    return [sorted(f) for f in folds]
+
+
+def train_indices(examples: list[Example], test: list[int]) -> list[int]:
+    banned = {examples[i].group for i in test}
+    return [i for i, ex in enumerate(examples) if ex.group not in banned]

@@ -1,0 +1,83 @@
+"""One claim against one source text: passages, lexical pre-filter, cross-encoder.
+
+No caching and no verdicts here (see scoring.py); this is the shared path of
+training, evaluation and the app, so that all three measure the same thing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from verifier_core.verification.features import SourceAnalysis, content_words, word_support_from_pieces
+from verifier_core.verification.lexical import BM25, numbers, terms
+from verifier_core.verification.passages import SourcePassage, Unit, passages, sentence_units
+
+
+@dataclass
+class PreparedSource:
+    passages: list[SourcePassage]
+    units: list[Unit]
+    selected: list[int]  # passage indices sent to the cross-encoder, best lexical match first
+    bm25: list[float]
+    analysis: SourceAnalysis
+
+
+def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> PreparedSource:
+    """Split, rank passages by BM25 against the claim, keep the `top_k` best."""
+    units = sentence_units(text)
+    found = passages(text, max_words=max_words, units=units)
+    docs = [terms(p.text) for p in found]
+    query = terms(claim)
+    bm = BM25(docs)
+    scores = bm.scores(query) if docs else []
+    # Ties (no shared words) keep document order, so that the opening passage wins.
+    order = sorted(range(len(found)), key=lambda i: (-scores[i], i))
+    selected = order[:top_k]
+    unseen = math.log(1 + (len(docs) + 0.5) / 0.5)  # idf of a term no passage has
+    ideal = sum(bm.idf.get(t, unseen) for t in set(query)) or 1.0
+    analysis = SourceAnalysis(
+        page_terms=set().union(*map(set, docs)) if docs else set(),
+        page_numbers=numbers(text),
+        page_lower=text.lower(),
+        page_words=sum(len(d) for d in docs),
+        bm25_norm=(scores[order[0]] / ideal) if found else 0.0,
+        top_terms=[set(docs[i]) for i in selected],
+    )
+    return PreparedSource(found, units, selected, list(scores), analysis)
+
+
+def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max_length: int, batch_size: int = 16):
+    """(pair probabilities, per-passage claim-piece support probabilities, claim piece offsets)."""
+    import torch
+
+    from verifier_core.verification.pairs import collate, encode_claim_pairs, length_batches
+
+    items = encode_claim_pairs(tokenizer, claim, title, texts, max_length)
+    pair = np.zeros(len(items), dtype=np.float64)
+    pieces: list[list[float]] = [[] for _ in items]
+    with torch.inference_mode():
+        for batch in length_batches(items, batch_size):
+            tensors = collate([items[i] for i in batch])
+            pair_logit, token_logit = model(**tensors)
+            probs = torch.sigmoid(token_logit).numpy()
+            for row, i in enumerate(batch):
+                a, b = items[i].claim_slice
+                pair[i] = float(torch.sigmoid(pair_logit[row]))
+                pieces[i] = probs[row, a:b].tolist()
+    offsets = items[0].claim_offsets if items else []
+    return pair, pieces, offsets
+
+
+def analyse(model, tokenizer, claim: str, title: str, text: str, top_k: int, max_length: int, max_words: int = 64) -> PreparedSource:
+    """Everything the verdict layer needs from one source (a model of None: lexical only)."""
+    prepared = prepare_source(claim, text, top_k, max_words)
+    if model is None or not prepared.selected:
+        return prepared
+    texts = [prepared.passages[i].text for i in prepared.selected]
+    pair, pieces, offsets = cross_encode(model, tokenizer, claim, title, texts, max_length)
+    words = content_words(claim)
+    prepared.analysis.pair_probs = pair.tolist()
+    prepared.analysis.word_support = [word_support_from_pieces(p, offsets[: len(p)], words) for p in pieces]
+    return prepared

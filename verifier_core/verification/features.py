@@ -1,0 +1,114 @@
+"""Claim-level verdict features from one or several analysed sources.
+
+Every feature is a max or a set union over sources, so that the same code scores one
+citation and the union of a claim's citations (a claim can be supported by two
+sources together though by neither alone).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from verifier_core.verification.lexical import coverage, names, numbers, terms
+
+_WORD = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
+
+FEATURE_NAMES = (
+    "bm25_norm",  # best passage BM25 over the claim's own best possible score
+    "cov_page",  # share of claim terms anywhere in the source(s)
+    "cov_best",  # ... in the best passage
+    "cov_top",  # ... in the top passages together
+    "cov_numbers",
+    "has_numbers",
+    "cov_names",
+    "log_page_words",
+    "log_claim_terms",
+    "pair_max",  # cross-encoder: best passage probability
+    "pair_second",
+    "tok_min",  # cross-encoder: weakest content word's support (max over passages)
+    "tok_mean",
+    "tok_low_share",  # share of content words with support below one half
+    "tok_min_absent",  # weakest support among words absent from the source text
+)
+
+
+@dataclass
+class SourceAnalysis:
+    """What the verifier learnt about one source for one claim."""
+
+    page_terms: set[str]
+    page_numbers: set[str]
+    page_lower: str
+    page_words: int
+    bm25_norm: float
+    top_terms: list[set[str]]  # term sets of the top passages, best first
+    pair_probs: list[float] = field(default_factory=list)  # per top passage
+    word_support: list[list[float]] = field(default_factory=list)  # per passage, per content word
+
+
+def content_words(claim: str) -> list[tuple[int, int, str]]:
+    """(start, end, term) of the claim's content words, in order."""
+    out = []
+    for match in _WORD.finditer(claim):
+        term = terms(match.group(0))
+        if term:
+            out.append((match.start(), match.end(), term[0]))
+    return out
+
+
+def word_support_from_pieces(piece_probs, piece_offsets, words) -> list[float]:
+    """Per content word, the mean support of the word pieces that overlap it."""
+    out = []
+    for start, end, _ in words:
+        vals = [p for p, (a, b) in zip(piece_probs, piece_offsets) if a < end and b > start]
+        out.append(float(np.mean(vals)) if vals else 0.0)
+    return out
+
+
+def claim_features(claim: str, analyses: list[SourceAnalysis]) -> np.ndarray:
+    words = content_words(claim)
+    claim_terms = {w[2] for w in words}
+    page_terms = set().union(*(a.page_terms for a in analyses)) if analyses else set()
+    tops = [a.top_terms for a in analyses if a.top_terms]
+    best = set(tops[0][0]) if tops else set()
+    for top in tops[1:]:  # the best passage of the source that covers most
+        if coverage(claim_terms, top[0]) > coverage(claim_terms, best):
+            best = top[0]
+    top_union = set().union(*(t for top in tops for t in top)) if tops else set()
+    nums = numbers(claim)
+    page_nums = set().union(*(a.page_numbers for a in analyses)) if analyses else set()
+    claim_names = names(claim)
+    lowered = " ".join(a.page_lower for a in analyses)
+    lexical = [
+        max((a.bm25_norm for a in analyses), default=0.0),
+        coverage(claim_terms, page_terms),
+        coverage(claim_terms, best),
+        coverage(claim_terms, top_union),
+        coverage(nums, page_nums),
+        float(bool(nums)),
+        (sum(1 for n in claim_names if n in lowered) / len(claim_names)) if claim_names else 1.0,
+        math.log1p(sum(a.page_words for a in analyses)),
+        math.log1p(len(claim_terms)),
+    ]
+    return np.array(lexical + _neural(words, page_terms, analyses), dtype=np.float64)
+
+
+def _neural(words, page_terms: set[str], analyses: list[SourceAnalysis]) -> list[float]:
+    pairs = sorted((p for a in analyses for p in a.pair_probs), reverse=True)
+    rows = [ws for a in analyses for ws in a.word_support if len(ws) == len(words)]
+    if not words or not rows:
+        support = np.zeros(len(words))
+    else:
+        support = np.max(np.array(rows), axis=0)  # a word is supported if any passage supports it
+    absent = [s for s, w in zip(support, words) if w[2] not in page_terms]
+    return [
+        pairs[0] if pairs else 0.0,
+        pairs[1] if len(pairs) > 1 else (pairs[0] if pairs else 0.0),
+        float(support.min()) if len(support) else 1.0,
+        float(support.mean()) if len(support) else 1.0,
+        float((support < 0.5).mean()) if len(support) else 0.0,
+        float(min(absent)) if absent else 1.0,
+    ]

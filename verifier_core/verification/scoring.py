@@ -1,0 +1,234 @@
+"""The verifier the app calls: load once per process, score citations, rerank.
+
+    verifier = Verifier.load(Path("models/verifier"))        # or get_verifier()
+    verdict = verifier.score_source(ClaimInput("...", title="..."), source_text)
+    claim_verdict = verifier.score_claim(claim, [text_a, text_b])
+
+A source's score is the calibrated head's over features of its best passages (the
+cross-encoder's max over passages is one of them); a claim with several citations is
+judged on the union of their evidence, and each citation keeps its own verdict.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from verifier_core.verification import fallback
+from verifier_core.verification.cache import ScoreCache, cache_key
+from verifier_core.verification.calibration import LABELS, VerdictHead
+from verifier_core.verification.engine import PreparedSource, cross_encode, prepare_source
+from verifier_core.verification.evidence import select_evidence
+from verifier_core.verification.features import claim_features, content_words, word_support_from_pieces
+from verifier_core.verification.guard import as_text, claim_problem, source_problem
+from verifier_core.verification.types import (
+    UNAVAILABLE,
+    ClaimInput,
+    ClaimVerdict,
+    PassageScore,
+    SourceVerdict,
+    VerifierModelError,
+)
+
+log = logging.getLogger(__name__)
+CROSS_ENCODER = "cross-encoder"
+REQUIRED_FILES = ("model.safetensors", "config.json", "encoder_config.json", "head.json")
+_lock = threading.Lock()
+_shared: dict[str, "Verifier"] = {}
+
+
+def default_model_dir() -> Path:
+    """SIDE_VERIFIER_DIR, else models/verifier/ at the project root."""
+    env = os.environ.get("SIDE_VERIFIER_DIR")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models" / "verifier"
+
+
+def get_verifier(model_dir: Path | None = None) -> "Verifier":
+    """The process's one Verifier for `model_dir` (loaded on first use)."""
+    key = str(Path(model_dir or default_model_dir()).resolve())
+    with _lock:
+        if key not in _shared:
+            _shared[key] = Verifier.load(Path(key))
+        return _shared[key]
+
+
+def _model_version(model_dir: Path) -> str:
+    digest = hashlib.sha256()
+    for name in REQUIRED_FILES:
+        digest.update((model_dir / name).read_bytes())
+    return f"{CROSS_ENCODER}:{digest.hexdigest()[:12]}"
+
+
+class Verifier:
+    def __init__(self, *, model, tokenizer, head: VerdictHead | None, config: dict, model_version: str, cache: ScoreCache | None = None):
+        self.model, self.tokenizer, self.head = model, tokenizer, head
+        self.config = config
+        self.model_version = model_version
+        self.method = CROSS_ENCODER if model is not None else fallback.METHOD
+        self.top_k = int(config.get("top_k", 4))
+        self.max_length = int(config.get("max_length", 192))
+        self.max_words = int(config.get("passage_words", 64))
+        self.cache = cache or ScoreCache()
+
+    @classmethod
+    def load(cls, model_dir: Path | None = None, *, cache: ScoreCache | None = None, quantize: bool | None = None) -> "Verifier":
+        """The trained verifier in `model_dir`; the bi-encoder fallback when it holds no
+        checkpoint. A directory with a broken checkpoint raises VerifierModelError."""
+        model_dir = Path(model_dir or default_model_dir())
+        if not (model_dir / "model.safetensors").exists():
+            log.warning("no verifier checkpoint in %s: using the bi-encoder fallback", model_dir)
+            return cls(model=None, tokenizer=None, head=None, config={"top_k": fallback.TOP_K}, model_version=fallback.fallback_version(), cache=cache)
+        try:
+            return cls._load_checkpoint(model_dir, cache, quantize)
+        except VerifierModelError:
+            raise
+        except Exception as exc:  # any failure here means the files are unusable
+            raise VerifierModelError(f"verifier checkpoint in {model_dir} is unusable: {exc}") from exc
+
+    @classmethod
+    def _load_checkpoint(cls, model_dir: Path, cache, quantize):
+        from verifier_core.encoder import load_encoder
+        from verifier_core.verification.model import load_model
+
+        missing = [n for n in REQUIRED_FILES if not (model_dir / n).exists()]
+        if missing:
+            raise VerifierModelError(f"verifier checkpoint in {model_dir} is incomplete: missing {missing}")
+        head = VerdictHead.from_dict(json.loads((model_dir / "head.json").read_text()))
+        model, config = load_model(model_dir)
+        version = _model_version(model_dir)
+        if quantize if quantize is not None else config.get("quantize", False):
+            model = _quantize(model)
+            version += ":int8"  # int8 scores differ a little: never share cache entries
+        tokenizer, _ = load_encoder()  # the checkpoint keeps the base model's vocabulary
+        return cls(model=model, tokenizer=tokenizer, head=head, config=config, model_version=version, cache=cache)
+
+    # --- public API --------------------------------------------------------------
+
+    def score_source(self, claim: ClaimInput, source_text: str) -> SourceVerdict:
+        return self.score_claim(claim, [source_text]).sources[0]
+
+    def score_claim(self, claim: ClaimInput, sources: list[str]) -> ClaimVerdict:
+        """Each source scored on its own, and the claim on the union of all of them."""
+        problem = claim_problem(claim.text if claim else None)
+        texts = [as_text(s) for s in sources]
+        if problem:
+            unavailable = [self._unavailable(problem) for _ in texts]
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem)
+        prepared = [self._guarded(self._prepare, claim, t) for t in texts]
+        verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p) for p, t in zip(prepared, texts)]
+        usable = [p for p, v in zip(prepared, verdicts) if isinstance(p, PreparedSource) and v.verdict != UNAVAILABLE]
+        if not usable:
+            reason = "; ".join(sorted({v.reason for v in verdicts if v.reason})) or "no sources"
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason)
+        score, verdict, _, _ = self._judge(claim, usable)
+        evidence = [v.evidence for v in verdicts if v.evidence and v.verdict != "not_supported"]
+        if not evidence:
+            best = max((v for v in verdicts if v.evidence), key=lambda v: v.score, default=None)
+            evidence = [best.evidence] if best else []
+        return ClaimVerdict(score, verdict, self.method, self.model_version, verdicts, evidence, reason=self._note())
+
+    def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
+        """Candidates (retrieved passages or pages) best first, with scores on the same
+        scale as score_source, so a suggestion can be compared with the current citation."""
+        scored = [(i, self.score_source(claim, text)) for i, text in enumerate(candidates)]
+        return sorted(scored, key=lambda pair: (-pair[1].score, pair[0]))
+
+    # --- internals ---------------------------------------------------------------
+
+    def _guarded(self, step, *args):
+        """One source that breaks the pipeline must not take the claim's other sources
+        (or the worker) down with it: it becomes source_unavailable, and is logged."""
+        try:
+            return step(*args)
+        except Exception as exc:  # noqa: BLE001 - reported in the verdict and the log
+            log.exception("verification failed for one source")
+            return self._unavailable(f"verification failed: {type(exc).__name__}")
+
+    def _prepare(self, claim: ClaimInput, text: str | None) -> PreparedSource | SourceVerdict:
+        problem = source_problem(text)
+        if problem:
+            return self._unavailable(problem)
+        prepared = prepare_source(claim.text, text, self.top_k, self.max_words)
+        if not prepared.selected:
+            return self._unavailable("no passages in the source text")
+        if self.model is None:
+            texts = [prepared.passages[i].text for i in prepared.selected]
+            prepared.analysis.pair_probs = fallback.passage_cosines(claim.text, texts, self.cache).tolist()
+        else:
+            self._cross_encode(claim, prepared)
+        return prepared
+
+    def _cross_encode(self, claim: ClaimInput, prepared: PreparedSource) -> None:
+        """Fill pair probabilities and word support, from the cache where possible."""
+        texts = [prepared.passages[i].text for i in prepared.selected]
+        keys = [cache_key(self.model_version, claim.text, claim.title, t) for t in texts]
+        values = [self.cache.get(k) for k in keys]
+        todo = [i for i, v in enumerate(values) if v is None]
+        if todo:
+            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim.text, claim.title, [texts[i] for i in todo], self.max_length)
+            for n, i in enumerate(todo):
+                values[i] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
+                self.cache.put(keys[i], values[i])
+        words = content_words(claim.text)
+        prepared.analysis.pair_probs = [v["pair"] for v in values]
+        prepared.analysis.word_support = [
+            word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in values
+        ]
+
+    def _judge(self, claim: ClaimInput, prepared: list[PreparedSource]) -> tuple[float, str, dict, dict]:
+        """(score, verdict, class probabilities, features) from one or several sources."""
+        if self.model is None:
+            best = max((p for s in prepared for p in s.analysis.pair_probs), default=0.0)
+            score = float(np.clip(best, 0.0, 1.0))
+            return score, fallback.fallback_verdict(score), {}, {"max_cosine": float(best)}
+        features = claim_features(claim.text, [p.analysis for p in prepared])
+        probs = self.head.probs(features[None, :])[0]
+        score = float(probs[0] + 0.5 * probs[1])
+        named = {name: float(v) for name, v in zip(self.head.feature_names, features)}
+        return score, self.head.verdict(score), {label: float(p) for label, p in zip(LABELS, probs)}, named
+
+    def _source_verdict(self, claim: ClaimInput, text: str, prepared: PreparedSource) -> SourceVerdict:
+        score, verdict, probs, features = self._judge(claim, [prepared])
+        pair = prepared.analysis.pair_probs
+        ranked = sorted(range(len(pair)), key=lambda n: (-pair[n], n))
+        passage_scores = [
+            PassageScore(prepared.passages[prepared.selected[n]].start, prepared.passages[prepared.selected[n]].end, float(pair[n]))
+            for n in ranked
+        ]
+        best = prepared.passages[prepared.selected[ranked[0]]]
+        evidence = select_evidence(text, best, prepared.units, claim.text)
+        return SourceVerdict(
+            score=score,
+            verdict=verdict,
+            method=self.method,
+            model_version=self.model_version,
+            reason=self._note(),
+            evidence=evidence,
+            passage_scores=passage_scores,
+            probabilities=probs,
+            features=features,
+        )
+
+    def _unavailable(self, reason: str) -> SourceVerdict:
+        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason)
+
+    def _note(self) -> str | None:
+        if self.model is None:
+            return "no trained verifier checkpoint: scored by bi-encoder similarity (fallback)"
+        return None
+
+
+def _quantize(model):
+    """int8 dynamic quantisation of the Linear layers (CPU inference only)."""
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch deprecates the eager API but it works
+        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)

@@ -1,0 +1,83 @@
+"""Plain data in and out of the verifier. No behaviour beyond (de)serialising."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+SUPPORTED = "supported"
+PARTIAL = "partially_supported"
+NOT_SUPPORTED = "not_supported"
+UNAVAILABLE = "source_unavailable"
+VERDICTS = (SUPPORTED, PARTIAL, NOT_SUPPORTED, UNAVAILABLE)
+
+
+class VerifierModelError(RuntimeError):
+    """The model directory exists but cannot be used (corrupt, incomplete, wrong shape)."""
+
+
+@dataclass(frozen=True)
+class ClaimInput:
+    """The claim as the app extracts it. The current model reads `text` and `title`
+    (the title resolves "he" / "the band" to the article's subject); `context` and
+    `section` travel with the claim for models that use them, and for display."""
+
+    text: str
+    context: str = ""
+    title: str = ""  # the wiki article's title
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The best passage and the sentences in it that carry the support.
+
+    `source_text[start:end] == passage`, and every sentence is a substring of the
+    passage at `sentence_spans` (offsets into the source text as well).
+    """
+
+    passage: str
+    sentences: list[str]
+    start: int
+    end: int
+    sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        # The verify_jsonl contract: exactly these keys.
+        return {"passage": self.passage, "sentences": list(self.sentences), "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class PassageScore:
+    start: int
+    end: int
+    score: float  # cross-encoder pair probability (or cosine in the fallback)
+
+
+@dataclass
+class SourceVerdict:
+    score: float  # in [0, 1], higher = better supported; 0.0 when unavailable
+    verdict: str
+    method: str  # "cross-encoder" | "bi-encoder-fallback"
+    model_version: str
+    reason: str | None = None  # why a source is unavailable, or a note on the method
+    evidence: Evidence | None = None
+    passage_scores: list[PassageScore] = field(default_factory=list)
+    probabilities: dict[str, float] = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)  # what the verdict head saw
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["evidence"] = self.evidence.to_json() if self.evidence else None
+        return data
+
+
+@dataclass
+class ClaimVerdict:
+    """A claim judged on the union of its citations' evidence; each keeps its own score."""
+
+    score: float
+    verdict: str
+    method: str
+    model_version: str
+    sources: list[SourceVerdict]
+    evidence: list[Evidence] = field(default_factory=list)  # from every source that contributed
+    reason: str | None = None
