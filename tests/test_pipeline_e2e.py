@@ -79,7 +79,11 @@ class PipelineEndToEndTests(PipelineTestCase):
         self.assertEqual(needs.verdict, "")
         self.assertIn("needs a source", needs.verify_reason)
         self.assertEqual(needs.suggest_state, Claim.State.DONE)
-        self.assertTrue(needs.suggestions.exists(), needs.suggest_reason)
+        # The demo's paddlers' notes (cited elsewhere in the article) say it; they come first.
+        best = needs.suggestions.first()
+        self.assertIsNotNone(best, needs.suggest_reason)
+        self.assertTrue(best.url.endswith("/pages/arle-canoe-navigation-notes.txt"), best.url)
+        self.assertTrue(best.beats_current)
 
     def check_rescan_does_no_work_twice(self) -> None:
         verified = dict(Claim.objects.values_list("pk", "verified_at"))

@@ -74,3 +74,15 @@ def claims_waiting_on(*, source: Source) -> list[int]:
         Claim.objects.filter(claim_citations__citation__source=source,
                              verify_state=Claim.State.PENDING).values_list("pk", flat=True)
     )
+
+
+def suggestions_dispatch(*, claim_ids: Iterable[int]) -> int:
+    """Queue the suggestion search of flagged claims that wait for it."""
+    with transaction.atomic():
+        ids = list(Claim.objects.select_for_update(skip_locked=True)
+                   .filter(pk__in=list(claim_ids), suggest_state=Claim.State.PENDING)
+                   .values_list("pk", flat=True))
+        Claim.objects.filter(pk__in=ids).update(suggest_state=Claim.State.QUEUED)
+        for pk in ids:
+            queues.enqueue_after_commit("verify", "sideapp.jobs.suggest_claim_job", pk)
+    return len(ids)

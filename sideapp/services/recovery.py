@@ -82,9 +82,23 @@ def work_requeue() -> dict[str, int]:
                                 CorpusImport.objects.filter(status__in=["queued", "running"]))
     counts["suggest"] = _requeue(live, "verify", "sideapp.jobs.suggest_claim_job",
                                  Claim.objects.filter(suggest_state=Claim.State.QUEUED))
+    counts["stages"] = _refresh_open_jobs()
     if any(counts.values()):
         log.warning("requeued abandoned work: %s", counts)
     return counts
+
+
+def _refresh_open_jobs() -> int:
+    """Let every unfinished scan job start a stage whose start signal was lost, and
+    start the suggestion search of flagged claims that belong to no open job."""
+    from sideapp.services import pipeline, stages
+
+    open_jobs = ScanJob.objects.filter(status__in=[ScanJob.Status.QUEUED, ScanJob.Status.RUNNING])
+    for job in open_jobs:
+        stages.scan_job_refresh(job=job)
+    orphans = Claim.objects.filter(suggest_state=Claim.State.PENDING).exclude(
+        revision_claims__revision__scanitem__job__in=open_jobs)
+    return pipeline.suggestions_dispatch(claim_ids=orphans.values_list("pk", flat=True))
 
 
 def _requeue(live: set[tuple[str, int]], queue: str, func: str, rows) -> int:

@@ -10,6 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from sideapp.models import Claim, ScanItem, ScanJob, Source
+from sideapp.services import pipeline
 
 log = logging.getLogger(__name__)
 TERMINAL_ITEMS = {ScanItem.Status.DONE, ScanItem.Status.UNCHANGED, ScanItem.Status.FAILED}
@@ -47,8 +48,16 @@ def scan_progress(*, job: ScanJob) -> dict[str, dict[str, int]]:
 
 
 def scan_job_refresh(*, job: ScanJob) -> ScanJob:
-    """Give the job its final status once every stage of every article has ended."""
+    """Start suggestions once all the job's sources are in; give the job its final
+    status once every stage of every article has ended."""
     progress = scan_progress(job=job)
+    fetch = progress["fetch"]
+    if progress["scan"]["done"] == progress["scan"]["total"] and fetch["done"] == fetch["total"]:
+        # Every source this scan found is fetched (so in the corpus): a suggestion search
+        # now sees them all, including pages cited by the job's other articles.
+        if pipeline.suggestions_dispatch(claim_ids=job_claims(job).filter(
+                suggest_state=Claim.State.PENDING).values_list("pk", flat=True)):
+            return job
     if not progress["scan"]["total"] or any(p["done"] < p["total"] for p in progress.values()):
         return job
     failed, total = progress["scan"]["failed"], progress["scan"]["total"]
@@ -67,12 +76,15 @@ def scan_job_refresh(*, job: ScanJob) -> ScanJob:
 
 
 def jobs_refresh(*, claim: Claim) -> None:
-    """Refresh the unfinished scan jobs this claim belongs to."""
+    """Refresh the unfinished scan jobs this claim belongs to. A claim outside any
+    (re-verified because its source changed) starts its suggestion search at once."""
     open_jobs = ScanJob.objects.filter(
         items__revision__revision_claims__claim=claim,
         status__in=[ScanJob.Status.QUEUED, ScanJob.Status.RUNNING]).distinct()
     for job in open_jobs:
         scan_job_refresh(job=job)
+    if not open_jobs:
+        pipeline.suggestions_dispatch(claim_ids=[claim.pk])
 
 
 def source_jobs_refresh(*, source: Source) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
-from sideapp.models import Claim, Source, SourceDocument, Suggestion
+from sideapp.models import Claim, Source, SourceDocument, Suggestion, Verdict
 from sideapp.services.corpus import anchors_sync, corpus_engine, corpus_sync
 from sideapp.services.verification import claim_input, evidence_json, verifier
 from verifier_core.fetch import normalise_url
@@ -42,6 +42,12 @@ def _candidates(claim: Claim) -> list[tuple[Source, SourceDocument]]:
     return [(docs[u].source, docs[u]) for u in wanted if u in docs]
 
 
+def _better(candidate, current: float) -> bool:
+    """SIDE's rule (outscores the current citation), and the candidate must itself
+    support the claim at least in part: a 0.04 beating a 0.03 helps no editor."""
+    return candidate.score > current and candidate.verdict in (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
+
+
 def claim_suggest(*, claim: Claim) -> Claim:
     """Store the top suggestions for `claim` (replacing earlier ones) in one transaction."""
     corpus_sync()
@@ -52,7 +58,7 @@ def claim_suggest(*, claim: Claim) -> Claim:
     rows = [
         Suggestion(claim=claim, rank=rank, url=source.url, title=doc.title or source.title,
                    source=source, score=one.score, verdict=one.verdict,
-                   evidence=evidence_json(one.evidence), beats_current=one.score > current)
+                   evidence=evidence_json(one.evidence), beats_current=_better(one, current))
         for rank, (index, one) in enumerate(ranked, start=1)
         for source, doc in [candidates[index]]
     ]

@@ -7,7 +7,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from sideapp import queues
 from sideapp.models import Claim, ClaimCitation, Source, Verdict
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, get_verifier
 
@@ -99,7 +98,6 @@ def _store(claim: Claim, links, judged, result) -> None:
             verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
             score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
             method=result.model_version if result else "",
-            suggest_state=Claim.State.QUEUED if flagged else "", suggest_reason="")
-        if flagged:
-            queues.enqueue_after_commit("verify", "sideapp.jobs.suggest_claim_job", claim.pk)
+            # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
+            suggest_state=Claim.State.PENDING if flagged else "", suggest_reason="")
     claim.refresh_from_db()
