@@ -51,9 +51,12 @@ def make_sources(folder: Path, count: int) -> list[tuple[str, str]]:
 
 
 def article_text(base: str, sources: list[tuple[str, str]]) -> str:
+    """Each claim cites its own page, except every third, which cites another page (a
+    miscitation for the verifier to flag and the suggestion stage to repair)."""
     lines = ["'''Bench article''' collects facts about Kellhaven."]
-    for n, (name, claim) in enumerate(sources):
-        cite = f"{{{{cite web|url={base}/pages/{name}|title=Bench page {n}}}}}"
+    for n, (_, claim) in enumerate(sources):
+        cited = n if n % 3 else (n + 17) % len(sources)
+        cite = f"{{{{cite web|url={base}/pages/{sources[cited][0]}|title=Bench page {cited}}}}}"
         lines.append(f"{claim}<ref>{cite}</ref>")
     return "\n\n".join(lines) + "\n\n== References ==\n{{reflist}}\n"
 
@@ -114,7 +117,9 @@ def stage_times(env: dict) -> dict:
         "'verify':Claim.objects.aggregate(m=Max('verified_at'))['m'],"
         "'suggest':Suggestion.objects.aggregate(m=Max('created_at'))['m']};"
         "print(';'.join(f'{k}={(v-t0).total_seconds() if v else 0}' for k,v in ends.items()));"
-        "print('claims=%d flagged=%d status=%s' % (Claim.objects.count(), Claim.objects.filter(flagged=True).count(), j.status))"
+        "print('claims=%d flagged=%d repaired=%d status=%s' % (Claim.objects.count(),"
+        " Claim.objects.filter(flagged=True).count(),"
+        " Claim.objects.filter(flagged=True, suggestions__rank=1, suggestions__beats_current=True).count(), j.status))"
     )
     out = [line for line in manage(env, "shell", "-c", script, capture_output=True, text=True).stdout.splitlines() if "=" in line]
     times = dict(item.split("=") for item in out[0].split(";"))
@@ -155,7 +160,8 @@ def main() -> None:
 def report(args, result: dict, baseline: float) -> None:
     claims = int(result["claims"])
     print(f"command: .venv/bin/python bench/bench_pipeline.py --citations {args.citations}")
-    print(f"article: {args.citations} citations, {claims} claims ({result['flagged']} flagged), "
+    print(f"article: {args.citations} citations, {claims} claims, every third citing the wrong page; "
+          f"{result['flagged']} flagged, {result['repaired']} with a better suggestion ranked first; "
           f"job status {result['status']}\n")
     print("| stage (one worker) | ends at (s after the scan was queued) |")
     print("|---|---|")

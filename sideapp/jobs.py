@@ -4,9 +4,13 @@ A job whose row is gone (deleted while queued) ends quietly: there is nothing to
 """
 from __future__ import annotations
 
+from typing import Callable
+
+from rq import get_current_job
+
 from sideapp import queues
-from sideapp.models import ScanItem, ScanJob
-from sideapp.services import scans
+from sideapp.models import Claim, CorpusImport, ScanItem, ScanJob, Source
+from sideapp.services import corpus, imports, pipeline, scans, sources, stages, suggestions, verification
 
 
 def scan_expand_job(job_pk: int) -> int:
@@ -25,17 +29,11 @@ def scan_item_job(item_pk: int) -> str:
 
 def fetch_source_job(source_pk: int) -> str:
     """Fetch one source, then queue the claims that were only waiting for it."""
-    from rq import get_current_job
-
-    from sideapp.models import Source
-    from sideapp.services import pipeline, sources, stages
-
     source = Source.objects.filter(pk=source_pk).first()
     if source is None:
         return "gone"
     job = get_current_job()
-    retries_left = (job.retries_left or 0) if job else 0
-    sources.source_fetch(source=source, retries_left=retries_left)
+    sources.source_fetch(source=source, retries_left=(job.retries_left or 0) if job else 0)
     source.refresh_from_db()
     if source.status == Source.Status.OK:
         # Into the retrieval corpus, on the model worker that holds the index open.
@@ -45,48 +43,33 @@ def fetch_source_job(source_pk: int) -> str:
     return source.status
 
 
-def _claim(claim_pk: int):
-    from sideapp.models import Claim
-
-    return Claim.objects.filter(pk=claim_pk).select_related("article").first()
+def _claim_stage(claim_pk: int, stage: str, run: Callable[[Claim], object]) -> Claim | None:
+    """Run one stage for a claim; any failure ends as the claim's state with its reason."""
+    claim = Claim.objects.filter(pk=claim_pk).select_related("article").first()
+    if claim is None:
+        return None
+    with stages.failure_recorded(claim, stage):
+        run(claim)
+    stages.jobs_refresh(claim=claim)
+    return claim
 
 
 def verify_claim_job(claim_pk: int) -> str:
-    """Verify one claim; a verifier that cannot run leaves the claim failed with the reason."""
-    from sideapp.services import stages, verification
-
-    claim = _claim(claim_pk)
-    if claim is None:
-        return "gone"
-    with stages.failure_recorded(claim, "verify"):
-        verification.claim_verify(claim=claim)
-    stages.jobs_refresh(claim=claim)
-    return claim.verdict or claim.verify_state
+    claim = _claim_stage(claim_pk, "verify", lambda c: verification.claim_verify(claim=c))
+    return "gone" if claim is None else claim.verdict or claim.verify_state
 
 
 def suggest_claim_job(claim_pk: int) -> str:
-    from sideapp.services import stages, suggestions
-
-    claim = _claim(claim_pk)
-    if claim is None:
-        return "gone"
-    with stages.failure_recorded(claim, "suggest"):
-        suggestions.claim_suggest(claim=claim)
-    stages.jobs_refresh(claim=claim)
-    return claim.suggest_reason
+    claim = _claim_stage(claim_pk, "suggest", lambda c: suggestions.claim_suggest(claim=c))
+    return "gone" if claim is None else claim.suggest_reason
 
 
 def corpus_sync_job() -> int:
-    from sideapp.services.corpus import corpus_sync
-
-    return corpus_sync()
+    return corpus.corpus_sync()
 
 
 def corpus_import_job(import_pk: int) -> str:
-    from sideapp.models import CorpusImport
-    from sideapp.services.imports import import_run
-
     record = CorpusImport.objects.filter(pk=import_pk).first()
     if record is None:
         return "gone"
-    return import_run(record=record).status
+    return imports.import_run(record=record).status

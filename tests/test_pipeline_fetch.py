@@ -1,18 +1,14 @@
 """Fetching the demo articles' cited sources: a real RQ worker, real HTTP on loopback."""
 from __future__ import annotations
 
-from django.test import TestCase, TransactionTestCase, override_settings
+from django.test import TestCase, override_settings
 
-from sideapp.harness.demo import SOURCES_DIR
-from sideapp.harness.webserver import SourceServer
 from sideapp.models import Source, SourceDocument
 from sideapp.services.sources import TransientFetchFailure, source_fetch
-from tests.wiki_support import demo_wiki, scan_titles
+from tests.pipeline_support import SOURCES_HOST, PipelineTestCase
+from tests.wiki_support import scan_titles
 from tests.worker_support import run_burst_worker
 
-SOURCES_HOST = "127.0.0.2"  # only this address is allow-listed, as in the demo
-FETCH_ENV = {"SIDE_FETCH_ALLOWLIST": SOURCES_HOST, "SIDE_FETCH_READ_TIMEOUT": "1",
-             "SIDE_FETCH_HOST_DELAY": "0", "SIDE_FETCH_RETRIES": "0"}
 ARTICLES = ("River Arle", "Arle Valley Railway", "Kellhaven Rowing Club", "Kellhaven Lighthouse")
 
 
@@ -20,26 +16,13 @@ def source(path: str) -> Source:
     return Source.objects.get(url__endswith=path)
 
 
-@override_settings(SIDE_FETCH_RETRIES=0)  # retries are attached when the scan enqueues
-class FetchWorkerTests(TransactionTestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST, slow_seconds=3)
-        cls.base = cls.sources.start()
-        cls.wiki = demo_wiki(cls.base)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.sources.stop()
-        super().tearDownClass()
-
+class FetchWorkerTests(PipelineTestCase):
     def setUp(self):
         self.sources.reset_counts()
 
     def scan_and_fetch(self, *titles: str):
         scan_titles(self.wiki, *titles)
-        done = run_burst_worker("fetch", **FETCH_ENV)
+        done = run_burst_worker("fetch", **self.env)
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
 
     def test_every_cited_source_ends_with_a_status_and_a_reason(self):
