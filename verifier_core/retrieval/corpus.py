@@ -103,39 +103,41 @@ class _Merger:
 
 def read_corpus(path: str | Path) -> tuple[list[Document], CorpusReport]:
     """Documents of a JSONL corpus file; bad lines are skipped and reported by number."""
-    report = CorpusReport()
-    merger = _Merger(report)
     with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, start=1):
-            report.lines += 1
-            if not line.strip():
-                report.skipped.append((number, "blank line"))
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                report.skipped.append((number, f"invalid JSON: {exc.msg}"))
-                continue
-            problem = document_problem(record)
-            if problem:
-                report.skipped.append((number, problem))
-                continue
-            merger.add(record["url"].strip(), (record.get("title") or "").strip(), record["text"])
-    report.documents = len(merger.by_url)
-    return list(merger.by_url.values()), report
+        return _merge(_decoded_lines(handle))
 
 
 def merge_documents(docs: Iterable[Document | dict]) -> tuple[list[Document], CorpusReport]:
     """In-memory counterpart of `read_corpus` (used when the app adds documents); takes
     Document objects or {url, title, text} dicts."""
+    return _merge(doc if isinstance(doc, dict) else {"url": doc.url, "title": doc.title, "text": doc.text}
+                  for doc in docs)
+
+
+def _decoded_lines(handle) -> Iterator[object]:
+    """Each line decoded from JSON, or a `_BadLine` saying why it could not be."""
+    for line in handle:
+        if not line.strip():
+            yield _BadLine("blank line")
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield _BadLine(f"invalid JSON: {exc.msg}")
+
+
+class _BadLine(str):
+    """A corpus line that did not decode; the string is the reason."""
+
+
+def _merge(records: Iterable[object]) -> tuple[list[Document], CorpusReport]:
     report = CorpusReport()
     merger = _Merger(report)
-    for number, doc in enumerate(docs, start=1):
+    for number, record in enumerate(records, start=1):
         report.lines += 1
-        record = doc if isinstance(doc, dict) else {"url": doc.url, "title": doc.title, "text": doc.text}
-        problem = document_problem(record)
+        problem = record if isinstance(record, _BadLine) else document_problem(record)
         if problem:
-            report.skipped.append((number, problem))
+            report.skipped.append((number, str(problem)))
             continue
         merger.add(record["url"].strip(), (record.get("title") or "").strip(), record["text"])
     report.documents = len(merger.by_url)

@@ -60,8 +60,9 @@ class Command(BaseCommand):
                 self.stdout.write(json.dumps(scan_item_report(item), ensure_ascii=False))
             return
         if not opts["sync"]:
-            self.stdout.write(f"scan job {job.pk} queued ({job.kind}); run a worker: "
-                              "python manage.py rqworker scan fetch verify")
+            self.stdout.write(f"scan job {job.pk} queued ({job.kind}); run the workers: "
+                              "python manage.py rqworker scan fetch default, and "
+                              "python manage.py rqworker verify --worker-class sideapp.worker.SideModelWorker")
             return
         self.stdout.write(f"scan job {job.pk}: {job.status} {job.reason}".rstrip())
         for item in items:
