@@ -64,12 +64,14 @@ class Command(BaseCommand):
         load_demo_pages(wiki, sources_url)
         self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
         env = self._child_env(api_url)
+        # Queued before the workers start, so that their start-up recovery finds it on the
+        # queue rather than racing its enqueue.
+        if not opts["no_scan"]:
+            self._first_scan(api_url, env)
         self._spawn(["rqworker", "scan", "fetch", "default", "--with-scheduler"], env)
         self._spawn(["rqworker", "verify", "--with-scheduler",
                      "--worker-class", "sideapp.worker.SideModelWorker"], env)
         self._spawn(["runserver", f"127.0.0.1:{opts['port']}", "--noreload"], env)
-        if not opts["no_scan"]:
-            self._first_scan(api_url, env)
         self.stdout.write(self.style.SUCCESS(
             f"\nSide editor is running at http://127.0.0.1:{opts['port']}/\n"
             "Log in as admin, editor or annotator with the password demo-password.\n"
@@ -90,7 +92,9 @@ class Command(BaseCommand):
 
     def _first_scan(self, api_url: str, env: dict[str, str]) -> None:
         subprocess.run([sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "scan_article",
-                        "--category", DEMO_CATEGORY, "--wiki", api_url], env=env, check=True)
+                        "--category", DEMO_CATEGORY, "--wiki", api_url], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        self.stdout.write(f"first scan queued: every article in Category:{DEMO_CATEGORY}")
 
     def _check(self) -> None:
         from sideapp.models import ScanJob
