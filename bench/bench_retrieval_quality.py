@@ -48,11 +48,16 @@ def wice_pages_and_queries(with_section: bool):
     return list(pages.values()), queries
 
 
+META = "(meta data)"
+
+
 def _add_page(pages, evidence: list[str], Document) -> str:
     url = "wice:" + hashlib.sha256("\n".join(evidence).encode()).hexdigest()[:20]
     if url not in pages:
-        title = next((s.split("TITLE:", 1)[1].strip() for s in evidence if s.startswith("(meta data) TITLE:")), "")
-        body = "\n".join(s for s in evidence if not s.startswith("(meta data)"))
+        # WiCE marks page metadata lines with a "(meta data)" prefix; one holds the title.
+        meta = [s.removeprefix(META).strip() for s in evidence if s.startswith(META)]
+        title = next((m.split(":", 1)[1].strip() for m in meta if m.startswith("TITLE:")), "")
+        body = "\n".join(s for s in evidence if not s.startswith(META))
         pages[url] = Document(url, title, body)
     return url
 
