@@ -3,7 +3,7 @@ from unittest import TestCase
 
 import numpy as np
 
-from tests.test_retrieval_support import DOCS, build_engine
+from tests.test_retrieval_support import DOCS, EngineTestCase
 from verifier_core.retrieval.fusion import (
     document_similarity, group_by_document, mmr, rank_items, reciprocal_rank_fusion, site_of,
 )
@@ -47,15 +47,7 @@ class FusionFunctionTests(TestCase):
         self.assertEqual(site_of("https://www.a.example/x"), "a.example")
 
 
-class EngineRankingTests(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, cls.engine = build_engine()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class EngineRankingTests(EngineTestCase):
     def test_hybrid_search_returns_each_document_once_best_first(self):
         hits = self.engine.search("wrought-iron tower completed in 1889", title="Eiffel Tower", k=5)
         self.assertEqual(hits[0].url, "https://www.paris-guide.example/eiffel")

@@ -1,20 +1,11 @@
 """Bad and unusual queries: empty, punctuation only, huge, non-Latin scripts."""
-from unittest import TestCase
 
-from tests.test_retrieval_support import build_engine
+from tests.test_retrieval_support import EngineTestCase
 from verifier_core.retrieval import EmptyQueryError, Query
 from verifier_core.retrieval.searching import SearchOptions
 
 
-class BadQueryTests(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, cls.engine = build_engine()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class BadQueryTests(EngineTestCase):
     def test_an_empty_query_is_refused_with_a_clear_error(self):
         for claim in ("", "   ", "?!. -- ..."):
             with self.assertRaisesRegex(EmptyQueryError, "no words"):

@@ -1,6 +1,7 @@
 """Shared fixtures for the retrieval tests (no tests here): a small hand-written corpus,
 written for this project, and helpers to build an index from it once per test class."""
 import json
+from unittest import TestCase
 import tempfile
 from pathlib import Path
 
@@ -80,3 +81,17 @@ def write_corpus(path: Path, docs=DOCS, extra_lines=()) -> Path:
         for line in extra_lines:
             handle.write(line + "\n")
     return path
+
+
+class EngineTestCase(TestCase):
+    """Tests that share one small engine built over DOCS for the whole class."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.tmp, cls.engine = build_engine()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+        super().tearDownClass()

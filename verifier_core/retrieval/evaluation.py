@@ -24,9 +24,12 @@ class Evaluation:
                 **{k: round(v, 4) for k, v in self.scores.items()}}
 
 
-def _read_jsonl(path: str | Path, skipped: list) -> list[dict]:
+def read_kilt_jsonl(path: str | Path, skipped: list) -> list[tuple[int, dict]]:
+    """(line number, record) of each KILT-style line with an id; blank lines are passed
+    over, and lines that are not JSON objects with an id go to `skipped` as
+    (file, line, reason)."""
     rows = []
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -38,8 +41,12 @@ def _read_jsonl(path: str | Path, skipped: list) -> list[dict]:
             if not isinstance(row, dict) or "id" not in row:
                 skipped.append((str(path), number, "no id"))
                 continue
-            rows.append(row)
+            rows.append((number, row))
     return rows
+
+
+def _rows(path: str | Path, skipped: list) -> list[dict]:
+    return [row for _, row in read_kilt_jsonl(path, skipped)]
 
 
 def _provenance_sets(row: dict) -> list[list[str]]:
@@ -87,6 +94,6 @@ def evaluate(gold_rows: list[dict], pred_rows: list[dict], ks: list[int]) -> Eva
 
 def evaluate_files(gold: str | Path, pred: str | Path, ks: list[int]) -> Evaluation:
     skipped: list = []
-    result = evaluate(_read_jsonl(gold, skipped), _read_jsonl(pred, skipped), ks)
+    result = evaluate(_rows(gold, skipped), _rows(pred, skipped), ks)
     result.skipped_lines = skipped
     return result

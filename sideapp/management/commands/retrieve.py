@@ -63,31 +63,21 @@ class Command(BaseCommand):
 
     def _read(self, opts):
         from verifier_core.retrieval import query_from_kilt
+        from verifier_core.retrieval.evaluation import read_kilt_jsonl
         from verifier_core.retrieval.tokenize import words
 
-        records, problems = [], {"lines": [], "empty": []}
+        records, skipped, empty = [], [], []
         try:
-            handle = open(opts["input"], encoding="utf-8", errors="replace")
+            rows = read_kilt_jsonl(opts["input"], skipped)
         except OSError as exc:
             raise CommandError(f"cannot read queries: {exc}") from exc
-        with handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    problems["lines"].append((number, f"invalid JSON: {exc.msg}"))
-                    continue
-                if not isinstance(record, dict) or "id" not in record:
-                    problems["lines"].append((number, "no id"))
-                    continue
-                query = query_from_kilt(record, with_section=opts["with_section"])
-                if not words(query.claim):
-                    problems["empty"].append((record["id"], number))
-                    query = None
-                records.append((record["id"], query))
-        return records, problems
+        for number, record in rows:
+            query = query_from_kilt(record, with_section=opts["with_section"])
+            if not words(query.claim):
+                empty.append((record["id"], number))
+                query = None
+            records.append((record["id"], query))
+        return records, {"lines": [(number, reason) for _, number, reason in skipped], "empty": empty}
 
     def _report(self, problems, written, engine) -> None:
         for number, reason in problems["lines"]:
