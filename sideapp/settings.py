@@ -131,6 +131,8 @@ SIDE_FETCH_USER_AGENT = env_str(
 SIDE_FETCH_HOST_DELAY = env_float("SIDE_FETCH_HOST_DELAY", 1.0)  # seconds between hits per host
 SIDE_FETCH_MAX_AGE_DAYS = env_float("SIDE_FETCH_MAX_AGE_DAYS", 30.0)  # older copies are refetched
 SIDE_FETCH_RETRIES = env_int("SIDE_FETCH_RETRIES", 2)  # for transient failures only
+# Workers put back work abandoned by a dead worker at start and then this often (seconds).
+SIDE_RECOVERY_INTERVAL = env_int("SIDE_RECOVERY_INTERVAL", 300)
 
 # --- models and indexes -------------------------------------------------------------
 def _path(name: str, default: Path) -> Path:

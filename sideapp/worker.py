@@ -1,4 +1,8 @@
-"""RQ workers that first put back work abandoned by a worker that died.
+"""RQ workers that put back work abandoned by a worker that died.
+
+Recovery runs with RQ's own maintenance: once before the first job, then every
+SIDE_RECOVERY_INTERVAL seconds (default 300), so a surviving worker takes over what a
+killed one left without waiting for a restart.
 
 `SideWorker` forks a work-horse per job (scan and fetch queues). `SideModelWorker`
 runs jobs in its own process so the verifier and the retrieval index are loaded once
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import connections
 from rq.worker import SimpleWorker, Worker
 
@@ -27,12 +32,21 @@ def _recover(connection) -> None:
 
 
 class _Recovering:
-    def work(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("maintenance_interval", settings.SIDE_RECOVERY_INTERVAL)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def dequeue_timeout(self) -> int:
+        # An idle worker blocks on Redis this long between maintenance checks.
+        return max(1, min(super().dequeue_timeout, self.maintenance_interval))
+
+    def run_maintenance_tasks(self):
+        super().run_maintenance_tasks()
         try:
             _recover(self.connection)
         except Exception:  # noqa: BLE001 - recovery must not keep a worker from working
             log.exception("recovery of abandoned work failed")
-        return super().work(*args, **kwargs)
 
 
 class SideWorker(_Recovering, Worker):

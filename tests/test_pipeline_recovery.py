@@ -27,12 +27,16 @@ def wait_for(condition, timeout: float = 60.0, what: str = "condition") -> None:
 
 class KilledWorkerTests(PipelineTestCase):
     def start_worker(self, *args: str, **env: str) -> subprocess.Popen:
-        return subprocess.Popen(worker_command(*args, burst=False), env=worker_env(**{**self.env, **env}),
-                                cwd=ROOT, start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = subprocess.Popen(worker_command(*args, burst=False), env=worker_env(**{**self.env, **env}),
+                                  cwd=ROOT, start_new_session=True,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(self.kill, worker)  # a failed assertion must not leave it serving later tests
+        return worker
 
     def kill(self, worker: subprocess.Popen) -> None:
         """SIGKILL the worker and its work-horse (which RQ puts in a group of its own)."""
+        if worker.poll() is not None:
+            return
         horses = psutil.Process(worker.pid).children(recursive=True)
         os.killpg(worker.pid, signal.SIGKILL)
         for horse in horses:
@@ -65,6 +69,29 @@ class KilledWorkerTests(PipelineTestCase):
         self.assertEqual(source.status, Source.Status.OK, source.reason)
         self.assertEqual(SourceDocument.objects.filter(source=source).count(), 1)
         self.assertEqual(self.started("fetch"), 0)
+
+    def test_a_running_worker_takes_over_a_killed_workers_fetch_without_a_restart(self):
+        slow = "/slow/dlhs-flood-1929.html"
+        self.wiki.edit("Recovery takeover", f"The flood came in 1929.<ref>{{{{cite web|url={self.sources.url(slow)}}}}}</ref>")
+        self.sources.slow_seconds = 30
+        self.addCleanup(setattr, self.sources, "slow_seconds", 3)
+        scan_titles(self.wiki, "Recovery takeover")
+        before = self.sources.hits(slow)
+        doomed = self.start_worker("fetch", SIDE_FETCH_READ_TIMEOUT="60")
+        wait_for(lambda: self.sources.hits(slow) > before, what="the slow page to be requested")
+        self.start_worker("fetch", SIDE_RECOVERY_INTERVAL="1")
+        time.sleep(2)  # the survivor's first recoveries see the job's worker alive
+        source = Source.objects.get(url__endswith=slow)
+        self.assertEqual(source.status, Source.Status.PENDING, source.reason)
+
+        self.sources.slow_seconds = 0.1
+        self.kill(doomed)
+        wait_for(lambda: Source.objects.get(pk=source.pk).status != Source.Status.PENDING,
+                 what="the survivor to fetch the abandoned source")
+        source.refresh_from_db()
+        self.assertEqual(source.status, Source.Status.OK, source.reason)
+        self.assertEqual(SourceDocument.objects.filter(source=source).count(), 1)
+        self.assertEqual(self.sources.hits(slow) - before, 2)  # fetched again once, not once per recovery
 
     def test_a_verification_killed_mid_job_leaves_the_claim_unjudged_and_is_redone(self):
         page = self.sources.url("/pages/klt-history.html")

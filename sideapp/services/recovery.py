@@ -3,8 +3,9 @@
 The database says what is unfinished (items queued or running, sources queued,
 claims queued for verification or suggestion). Work counts as alive while a job for
 it waits on a queue, is scheduled for a retry, or runs on a worker that is still
-alive; everything else is enqueued again. Jobs are idempotent, so doing a piece of
-work twice costs time but never corrupts rows.
+alive; everything else is enqueued again. Workers run this at start and then
+periodically (sideapp.worker). Jobs are idempotent, so doing a piece of work twice
+(a job caught between dequeue and start) costs time but never corrupts rows.
 """
 from __future__ import annotations
 
