@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_verification_quality.py [--model models/verifier]
         [--data ../shared/data/wice] [--folds 5] [--seeds 0,1,2] [--ablations]
+        [--learning-curve] [--prefilter]
 
 Every row refits its verdict layer inside the training folds (thresholds from inner
 folds) and reports fold mean ± std over all seeds' folds. The shipped cross-encoder
@@ -84,11 +85,11 @@ def prefilter_recall(examples, rows, ks=(1, 2, 4, 8)) -> dict[str, list[float]]:
     return {name: np.mean(rows_, axis=0).tolist() for name, rows_ in hits.items()}
 
 
-def pooled(X, examples, folds, seeds, names, cols=None):
+def pooled(X, examples, folds, seeds, names, cols=None, **kw):
     """Cross-validate once per seed and pool the folds (mean ± std over all folds)."""
     X = X if cols is None else X[:, [names.index(c) for c in cols]]
     names = names if cols is None else cols
-    runs = [cross_validate(X, examples, folds, seed, list(names)) for seed in seeds]
+    runs = [cross_validate(X, examples, folds, seed, list(names), **kw) for seed in seeds]
     keys = runs[0]["metrics"].keys()
     folds_all = [m for r in runs for m in r["per_fold"]]
     return {"metrics": {k: {"mean": float(np.nanmean([m[k] for m in folds_all])), "std": float(np.nanstd([m[k] for m in folds_all]))} for k in keys}}
@@ -107,6 +108,14 @@ def ablations(examples, rows, model_dir: Path, X, args, seeds, table, timing, qu
         table[f"  {label}"] = pooled(Xv, examples, args.folds, seeds, names)
 
 
+def learning_curve(X, examples, rows, args, seeds, shares=(0.25, 0.5, 0.75, 1.0)) -> dict:
+    """The shipped features with the verdict head fitted on a share of each fold's
+    training claims: does the supported-vs-rest figure still climb with more labels?"""
+    train_claims = len(rows) * (args.folds - 1) / args.folds
+    return {f"  head fitted on {share:.0%} of the training claims (~{share * train_claims:.0f})":
+            pooled(X, examples, args.folds, seeds, list(FEATURE_NAMES), train_share=share) for share in shares}
+
+
 def print_prefilter(examples, rows) -> None:
     print("\nEvidence recall of the pre-filter (a passage holding a supporting sentence among the top k):\n")
     print("| pre-filter | k=1 | k=2 | k=4 | k=8 |\n|---|---|---|---|---|")
@@ -123,6 +132,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ablations", action="store_true", help="also fp32, top-k, untrained and feature-group rows")
     parser.add_argument("--prefilter", action="store_true", help="also evidence recall of the passage pre-filters")
+    parser.add_argument("--learning-curve", action="store_true", help="also the head fitted on 25/50/75/100%% of the training claims")
     args = parser.parse_args()
     import torch
 
@@ -139,6 +149,8 @@ def main() -> None:
     table[f"this verifier (cross-encoder {shipped} passages + verdict head)"] = pooled(X, examples, args.folds, seeds, list(FEATURE_NAMES))
     if args.ablations:
         ablations(examples, rows, model_dir, X, args, seeds, table, timing, quantize)
+    if args.learning_curve:
+        table.update(learning_curve(X, examples, rows, args, seeds))
     print(f"`{' '.join(sys.argv)}`  ({len(rows)} dev claims, {args.folds}-fold grouped CV x seeds {args.seeds})\n")
     print(format_table(table))
     print("\n| path | feature ms per claim |\n|---|---|")

@@ -10,7 +10,8 @@ from django.test import SimpleTestCase
 from tests.verification_support import SOURCE_TOWER
 from verifier_core.verification.cache import ScoreCache
 from verifier_core.verification.calibration import VerdictHead, choose_thresholds, fit_head
-from verifier_core.verification.evaluation import roc_auc
+from verifier_core.verification.data import Example
+from verifier_core.verification.evaluation import cross_validate, roc_auc, share_of_groups
 from verifier_core.verification.lexical import BM25, numbers, terms
 from verifier_core.verification.passages import MAX_UNIT_WORDS, passages, sentence_units
 
@@ -101,6 +102,34 @@ class MetricTests(SimpleTestCase):
         self.assertEqual(roc_auc(np.array([True, True, False, False]), np.array([0.9, 0.8, 0.1, 0.2])), 1.0)
         self.assertEqual(roc_auc(np.array([True, False]), np.array([0.5, 0.5])), 0.5)
         self.assertTrue(np.isnan(roc_auc(np.array([True, True]), np.array([0.1, 0.2]))))
+
+
+def synthetic_claims(n_groups: int, per_group: int = 2) -> list[Example]:
+    labels = ("supported", "partially_supported", "not_supported")
+    return [Example(id=f"dev{g}-{k}", source="dev", claim="c", title="", section="", context="", page="p",
+                    sentence_spans=[], label=labels[g % 3], supporting=[], group=f"g{g}")
+            for g in range(n_groups) for k in range(per_group)]
+
+
+class LearningCurveTests(SimpleTestCase):
+    def test_a_share_of_the_training_claims_keeps_whole_groups(self):
+        examples = synthetic_claims(40)
+        rows = list(range(len(examples)))
+        kept = share_of_groups(examples, rows, 0.25, np.random.RandomState(0))
+        groups = {examples[i].group for i in kept}
+        self.assertEqual(len(groups), 10)
+        self.assertEqual(len(kept), 20)  # both claims of every kept group
+        self.assertEqual(kept, share_of_groups(examples, rows, 0.25, np.random.RandomState(0)))
+
+    def test_cross_validation_on_a_share_still_scores_every_fold(self):
+        examples = synthetic_claims(60)
+        y = np.array([("supported", "partially_supported", "not_supported").index(e.label) for e in examples])
+        X = (2 - y)[:, None] + np.random.RandomState(0).normal(0, 0.2, (len(y), 1))
+        full = cross_validate(X, examples, 5, 0, ["x"])
+        part = cross_validate(X, examples, 5, 0, ["x"], train_share=0.5)
+        self.assertEqual((full["folds"], part["folds"]), (5, 5))
+        self.assertFalse(np.isnan(part["oof_score"]).any())
+        self.assertGreater(part["metrics"]["supported_vs_rest_accuracy"]["mean"], 0.9)
 
 
 class DiskCacheTests(SimpleTestCase):
