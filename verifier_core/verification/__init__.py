@@ -23,6 +23,7 @@ from verifier_core.verification.types import (
     Evidence,
     PassageScore,
     SourceVerdict,
+    Verdict,
     VerifierModelError,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "Evidence",
     "PassageScore",
     "SourceVerdict",
+    "Verdict",
     "Verifier",
     "VerifierModelError",
     "default_model_dir",

@@ -2,12 +2,31 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 
-SUPPORTED = "supported"
-PARTIAL = "partially_supported"
-NOT_SUPPORTED = "not_supported"
-UNAVAILABLE = "source_unavailable"
-VERDICTS = (SUPPORTED, PARTIAL, NOT_SUPPORTED, UNAVAILABLE)
+
+class Verdict(StrEnum):
+    """The four verdicts (SemanticCite's), the one vocabulary of the library and the app.
+
+    A StrEnum: members compare equal to their values and serialise as them, so stored
+    rows and JSON lines keep the plain strings of the verify_jsonl contract."""
+
+    SUPPORTED = "supported"
+    PARTIALLY_SUPPORTED = "partially_supported"
+    NOT_SUPPORTED = "not_supported"
+    SOURCE_UNAVAILABLE = "source_unavailable"
+
+    @property
+    def label(self) -> str:
+        """The verdict in words, as editors read it."""
+        return self.value.replace("_", " ")
+
+
+SUPPORTED = Verdict.SUPPORTED
+PARTIAL = Verdict.PARTIALLY_SUPPORTED
+NOT_SUPPORTED = Verdict.NOT_SUPPORTED
+UNAVAILABLE = Verdict.SOURCE_UNAVAILABLE
+VERDICTS = tuple(Verdict)
 
 
 class VerifierModelError(RuntimeError):
