@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sideapp.harness.webserver import SourceServer  # noqa: E402
+from harness.webserver import SourceServer  # noqa: E402
 from verifier_core.fetch import FetchPolicy, HostSlots, fetch_source  # noqa: E402
 
 # (kind, path, archive path): the mix an article's citations might have.

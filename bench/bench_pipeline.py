@@ -98,7 +98,7 @@ def run_worker_pipeline(env: dict, api_url: str) -> dict:
     started = time.perf_counter()
     worker = subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "rqworker", "scan", "fetch", "verify", "default",
-         "--burst", "--worker-class", "sideapp.worker.SideModelWorker"],
+         "--burst", "--worker-class", "sideapp.pipeline.worker.SideModelWorker"],
         env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     watcher, peak = peak_rss(worker)
     worker.wait()
@@ -138,8 +138,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--citations", type=int, default=50)
     args = parser.parse_args()
-    from sideapp.harness.mediawiki import MediaWikiServer
-    from sideapp.harness.webserver import SourceServer
+    from harness.mediawiki import MediaWikiServer
+    from harness.webserver import SourceServer
 
     with tempfile.TemporaryDirectory(prefix="side-bench-") as tmp:
         tmp = Path(tmp)

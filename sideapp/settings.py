@@ -10,6 +10,7 @@ import dj_database_url
 from dotenv import load_dotenv
 
 from sideapp.env import env_bool, env_float, env_int, env_list, env_str
+from sideapp.pipeline.names import QUEUES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 load_dotenv(BASE_DIR / ".env", override=False)
@@ -56,7 +57,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "sideapp.context.user_roles",
+                "sideapp.web.context.user_roles",
             ],
         },
     },
@@ -94,13 +95,10 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # --- queues (django-rq on Redis) -------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 RQ_JOB_TIMEOUT = env_int("RQ_JOB_TIMEOUT", 900)
-RQ_QUEUES = {
-    name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": RQ_JOB_TIMEOUT}
-    for name in ("default", "scan", "fetch", "verify")
-}
+RQ_QUEUES = {name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": RQ_JOB_TIMEOUT} for name in QUEUES}
 RQ_SHOW_ADMIN_LINK = True
 # Workers put back work abandoned by a dead worker before they start (sideapp.worker).
-RQ = {"WORKER_CLASS": "sideapp.worker.SideWorker"}
+RQ = {"WORKER_CLASS": "sideapp.pipeline.worker.SideWorker"}
 # The test runner moves the queues here so that tests never feed a running demo worker.
 SIDE_TEST_REDIS_URL = env_str("SIDE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TEST_RUNNER = "tests.runner.SideTestRunner"
@@ -131,8 +129,10 @@ SIDE_FETCH_USER_AGENT = env_str(
 SIDE_FETCH_HOST_DELAY = env_float("SIDE_FETCH_HOST_DELAY", 1.0)  # seconds between hits per host
 SIDE_FETCH_MAX_AGE_DAYS = env_float("SIDE_FETCH_MAX_AGE_DAYS", 30.0)  # older copies are refetched
 SIDE_FETCH_RETRIES = env_int("SIDE_FETCH_RETRIES", 2)  # for transient failures only
-# Workers put back work abandoned by a dead worker at start and then this often (seconds).
+# Workers put back work abandoned by a dead worker at start and then this often (seconds);
+# work with no trace at all on the queues is put back once it has waited this long.
 SIDE_RECOVERY_INTERVAL = env_int("SIDE_RECOVERY_INTERVAL", 300)
+SIDE_RECOVERY_GRACE = env_int("SIDE_RECOVERY_GRACE", 60)
 
 # --- models and indexes -------------------------------------------------------------
 def _path(name: str, default: Path) -> Path:
@@ -147,7 +147,6 @@ MEDIA_ROOT = _path("SIDE_MEDIA_DIR", SIDE_DATA_DIR / "media")  # uploaded corpus
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
-SIDE_FLAG_THRESHOLD = env_float("SIDE_FLAG_THRESHOLD", 0.5)
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 
 LOGGING = {

@@ -2,7 +2,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from sideapp.views import claims, corpus, home, scans
+from sideapp.claims import views as claims
+from sideapp.corpus import views as corpus
+from sideapp.scans import views as scans
+from sideapp.web import home
 
 urlpatterns = [
     path("", home.home, name="home"),

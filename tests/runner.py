@@ -22,8 +22,8 @@ class SideTestRunner(DiscoverRunner):
         # Tests create many users; the production hasher is slow on purpose.
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
         # Refused requests and retried wiki calls are expected in tests; keep output readable.
-        for name in ("django.request", "django.security.csrf", "sideapp.wikiapi", "sideapp.services.scans",
-                     "sideapp.services.imports", "sideapp.services.stages"):
+        for name in ("django.request", "django.security.csrf", "sideapp.scans.wikiapi", "sideapp.scans.services",
+                     "sideapp.corpus.imports", "sideapp.pipeline.stages"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
         url = settings.SIDE_TEST_REDIS_URL
         settings.REDIS_URL = url

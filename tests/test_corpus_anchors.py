@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.test import TestCase, override_settings
 
-from sideapp.services.corpus import anchors_sync, corpus_engine
+from sideapp.corpus.services import anchors_sync, corpus_engine
 from tests.wiki_support import demo_wiki, scan_titles
 from verifier_core.retrieval import AnchorDictionary
 

@@ -9,7 +9,7 @@ from django.test import Client, TestCase, TransactionTestCase, override_settings
 from django.urls import reverse
 
 from sideapp.models import CorpusImport, Source, SourceDocument
-from sideapp.services.imports import import_run
+from sideapp.corpus.imports import import_run
 from tests.users import PASSWORD, cast
 from tests.worker_support import run_burst_worker
 

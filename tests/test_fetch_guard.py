@@ -14,7 +14,7 @@ import time
 import unittest
 from pathlib import Path
 
-from sideapp.harness.webserver import SourceServer
+from harness.webserver import SourceServer
 from tests.test_fetch_source import FIXTURES, loopback_policy, quiet
 from verifier_core.fetch import Allowlist, FetchResult, FetchStatus, fetch_source, refusal
 from verifier_core.fetch.transport import open_pinned, parse_target

@@ -6,7 +6,7 @@ import contextlib
 import threading
 import unittest
 
-from sideapp.harness.webserver import SourceServer
+from harness.webserver import SourceServer
 from tests.test_fetch_source import FIXTURES, loopback_policy
 from verifier_core.fetch import FetchStatus, HostSlots, fetch_source
 

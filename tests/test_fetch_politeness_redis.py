@@ -8,7 +8,7 @@ import redis
 from django.conf import settings
 from django.test import SimpleTestCase
 
-from sideapp.politeness import RedisHostSlots
+from sideapp.sources.politeness import RedisHostSlots
 
 
 class RedisHostSlotsTests(SimpleTestCase):

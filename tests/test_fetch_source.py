@@ -10,7 +10,7 @@ import unittest
 from dataclasses import replace
 from pathlib import Path
 
-from sideapp.harness.webserver import SourceServer
+from harness.webserver import SourceServer
 from verifier_core.fetch import (
     DEFAULT_USER_AGENT,
     FetchPolicy,

@@ -9,7 +9,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from sideapp.harness.webserver import SourceServer
+from harness.webserver import SourceServer
 from tests.test_fetch_source import FIXTURES
 
 

@@ -20,7 +20,7 @@ import mwclient
 import mwparserfromhell
 import pypdf
 
-from sideapp.harness.demo import (
+from harness.demo import (
     DEMO_CATEGORY,
     SOURCES_DIR,
     SOURCES_PLACEHOLDER,
@@ -29,14 +29,14 @@ from sideapp.harness.demo import (
     load_demo_pages,
     load_manifest,
 )
-from sideapp.harness.mediawiki import (
+from harness.mediawiki import (
     MediaWikiError,
     MediaWikiServer,
     MediaWikiUnavailable,
     check_mediawiki,
     shared_test_wiki,
 )
-from sideapp.harness.mw_support import free_port, port_is_free
+from harness.mw_support import free_port, port_is_free
 
 DEMO_TITLES = {"Kellhaven Lighthouse", "River Arle", "Kellhaven Rowing Club",
                "Arle Valley Railway", "Margaret Ellery"}

@@ -1,7 +1,7 @@
 """Scan -> fetch -> verify -> suggest on the demo wiki, run by real RQ workers.
 
-The whole pipeline runs once (it takes about a minute on two cores) and the checks
-below each read a different part of what it left in the database.
+The whole pipeline runs once for the class (it takes about a minute on two cores) and
+each test reads a different part of what it left in the database.
 """
 from __future__ import annotations
 
@@ -11,33 +11,31 @@ import json
 from django.core.management import call_command
 
 from sideapp.models import Claim, ClaimCitation, ScanJob, Source, SourceDocument, Suggestion
-from sideapp.services.stages import scan_progress
-from tests.pipeline_support import DEMO_TITLES, PipelineTestCase
+from sideapp.pipeline.progress import scan_progress
+from tests.pipeline_support import DEMO_TITLES, PipelineTestCase, SharedPipelineTestCase
 from verifier_core.verification import VERDICTS
 
 
-class PipelineEndToEndTests(PipelineTestCase):
-    def test_the_demo_scan_runs_end_to_end_and_a_rescan_does_no_work_twice(self):
-        job = self.scan()
-        self.run_workers()
-        job.refresh_from_db()
-        self.assertEqual(job.status, ScanJob.Status.DONE, (job.reason, scan_progress(job=job)))
-        self.check_every_stage_finished(job)
-        self.check_flagged_claims_carry_suggestions()
-        self.check_shown_evidence_is_verbatim()
-        self.check_unreachable_sources_explain_themselves()
-        self.check_claim_needing_a_source()
-        self.check_rescan_does_no_work_twice()
+class PipelineEndToEndTests(SharedPipelineTestCase):
+    @classmethod
+    def setUpPipeline(cls) -> None:
+        cls.job = cls.scan()
+        cls.run_workers()
 
-    def check_every_stage_finished(self, job: ScanJob) -> None:
-        progress = scan_progress(job=job)
+    def test_the_demo_scan_ends_done(self):
+        job = ScanJob.objects.get(pk=self.job.pk)
+        self.assertEqual(job.status, ScanJob.Status.DONE, (job.reason, scan_progress(job=job)))
+        self.assertEqual(set(job.items.values_list("status", flat=True)), {"done"})
+
+    def test_every_stage_finished(self) -> None:
+        progress = scan_progress(job=self.job)
         for stage, counts in progress.items():
             self.assertEqual(counts["done"], counts["total"], stage)
         self.assertEqual(progress["scan"]["total"], len(DEMO_TITLES))
         self.assertFalse(Source.objects.filter(status=Source.Status.PENDING).exists())
         self.assertEqual(set(Claim.objects.values_list("verify_state", flat=True)), {Claim.State.DONE})
 
-    def check_flagged_claims_carry_suggestions(self) -> None:
+    def test_flagged_claims_carry_suggestions(self) -> None:
         flagged = Claim.objects.filter(flagged=True)
         self.assertTrue(flagged.exists())
         self.assertEqual(set(flagged.values_list("suggest_state", flat=True)), {Claim.State.DONE})
@@ -49,7 +47,7 @@ class PipelineEndToEndTests(PipelineTestCase):
             cited = set(suggestion.claim.citations.values_list("url", flat=True))
             self.assertNotIn(suggestion.url, cited)
 
-    def check_shown_evidence_is_verbatim(self) -> None:
+    def test_shown_evidence_is_verbatim(self) -> None:
         checked = 0
         for link in ClaimCitation.objects.exclude(evidence=None).select_related("citation__source__document"):
             text, evidence = link.citation.source.document.text, link.evidence
@@ -64,7 +62,7 @@ class PipelineEndToEndTests(PipelineTestCase):
             checked += 1
         self.assertGreater(checked, 20)
 
-    def check_unreachable_sources_explain_themselves(self) -> None:
+    def test_unreachable_sources_explain_themselves(self) -> None:
         dead = ClaimCitation.objects.get(citation__url__endswith="/missing/avg-sea-trout-2011.html")
         self.assertEqual(dead.verdict, "source_unavailable")
         self.assertIn("404", dead.reason)
@@ -73,7 +71,7 @@ class PipelineEndToEndTests(PipelineTestCase):
         self.assertIn("too_large", huge.reason)
         self.assertTrue(huge.claim.flagged)
 
-    def check_claim_needing_a_source(self) -> None:
+    def test_a_claim_needing_a_source_gets_suggestions(self) -> None:
         needs = Claim.objects.get(needs_citation=True, article__title="River Arle")
         self.assertTrue(needs.flagged)
         self.assertEqual(needs.verdict, "")
@@ -85,7 +83,7 @@ class PipelineEndToEndTests(PipelineTestCase):
         self.assertTrue(best.url.endswith("/pages/arle-canoe-navigation-notes.txt"), best.url)
         self.assertTrue(best.beats_current)
 
-    def check_rescan_does_no_work_twice(self) -> None:
+    def test_a_rescan_does_no_work_twice(self) -> None:
         verified = dict(Claim.objects.values_list("pk", "verified_at"))
         requests = len(self.sources.requests())
         job = self.scan()

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.test import TestCase, override_settings
 
 from sideapp.models import Source, SourceDocument
-from sideapp.services.sources import TransientFetchFailure, source_fetch
+from sideapp.sources.services import TransientFetchFailure, source_fetch
 from tests.pipeline_support import SOURCES_HOST, PipelineTestCase
 from tests.wiki_support import scan_titles
 from tests.worker_support import run_burst_worker

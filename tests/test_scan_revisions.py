@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 from django.test import TestCase
 
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Source, Wiki
-from sideapp.services.revisions import revision_store
-from sideapp.services.scans import article_store
-from sideapp.wikiapi import PageData
+from sideapp.scans.revisions import revision_store
+from sideapp.scans.services import article_store
+from sideapp.scans.wikiapi import PageData
 from verifier_core.wikitext import types as wt
 
 

@@ -6,7 +6,7 @@ import re
 
 from django.test import TestCase
 
-from sideapp.harness.mediawiki import shared_test_wiki
+from harness.mediawiki import shared_test_wiki
 from sideapp.models import Claim, ScanItem
 from tests.test_wikitext_articles import GARBAGE, expected_occurrences
 from tests.wiki_support import SHARED_WIKITEXT, item, scan_titles

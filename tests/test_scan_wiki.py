@@ -8,9 +8,10 @@ from django.core.management import call_command
 from django.test import TestCase, TransactionTestCase, override_settings
 
 from sideapp.models import Citation, Claim, Revision, ScanItem, ScanJob, Source, Wiki
-from sideapp.services.scans import article_store, scan_expand, scan_item_run, scan_request
-from sideapp.services.stages import scan_progress
-from sideapp.services.wikis import client_for
+from sideapp.pipeline.stages import scan_job
+from sideapp.scans.services import article_store, scan_expand, scan_request
+from sideapp.pipeline.progress import scan_progress
+from sideapp.scans.wikis import client_for
 from tests.wiki_support import demo_wiki, item, scan_titles
 
 LIGHTHOUSE = "Kellhaven Lighthouse"
@@ -109,14 +110,14 @@ class ScanInputTests(TestCase):
 
     def test_a_category_scan_covers_every_member(self):
         job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="Demo articles", enqueue=False)
-        items = scan_expand(job=job, enqueue=False)
+        items = scan_expand(job=job)
         self.assertEqual(sorted(i.title for i in items), sorted([
             "Arle Valley Railway", LIGHTHOUSE, "Kellhaven Rowing Club", "Margaret Ellery", "River Arle"]))
 
     def test_a_recent_changes_scan_starts_with_the_latest_edit(self):
         self.server.edit("Scan input recent", "Fresh page.<ref>{{cite web|url=https://example.org/r}}</ref>")
         job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.RECENT, limit=5, enqueue=False)
-        items = scan_expand(job=job, enqueue=False)
+        items = scan_expand(job=job)
         self.assertEqual(items[0].title, "Scan input recent")
         self.assertLessEqual(len(items), 5)
 
@@ -169,7 +170,8 @@ class BadInputScanTests(TestCase):
     def test_an_unreachable_wiki_ends_the_scan_failed_with_the_reason(self):
         wiki = Wiki.objects.create(api_url="http://127.0.0.1:9/api.php")
         job = scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES, titles=["Anything"], enqueue=False)
-        scanned = scan_item_run(item=job.items.get())
+        scan_job(job.items.get().pk)
+        scanned = job.items.get()
         self.assertEqual(scanned.status, ScanItem.Status.FAILED)
         self.assertIn("unreachable after 2 attempts", scanned.reason)
         job.refresh_from_db()

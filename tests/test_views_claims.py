@@ -5,7 +5,7 @@ from django.test import Client, SimpleTestCase, TestCase
 from django.urls import reverse
 
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
-from sideapp.services.browse import evidence_parts
+from sideapp.claims.selectors import evidence_parts
 from tests.users import PASSWORD, cast
 
 SOURCE = "Intro. The tower was first lit in 1862 by the Trust. It is 31 m tall."

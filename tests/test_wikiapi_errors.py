@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from django.test import SimpleTestCase
 
-from sideapp.wikiapi import ClientConfig, WikiClient, WikiUnavailable
+from sideapp.scans.wikiapi import ClientConfig, WikiClient, WikiUnavailable
 
 
 class _Broken(BaseHTTPRequestHandler):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sideapp.harness.demo import load_demo_pages
-from sideapp.harness.mediawiki import MediaWikiServer, shared_test_wiki
+from harness.demo import load_demo_pages
+from harness.mediawiki import MediaWikiServer, shared_test_wiki
 from sideapp.models import ScanItem, ScanJob, Wiki
-from sideapp.services.scans import scan_request
+from sideapp.scans.services import scan_request
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SHARED_WIKITEXT = SHARED / "data" / "wikitext"
@@ -27,13 +27,14 @@ def demo_wiki(sources_base_url: str = NOWHERE) -> MediaWikiServer:
 
 
 def scan_titles(server: MediaWikiServer, *titles: str) -> ScanJob:
-    """Scan `titles` in this process, through the same services a worker runs."""
-    from sideapp.services.scans import scan_item_run
+    """Scan `titles` in this process, through the same job function a worker runs (so the
+    fetches and verifications it hands on to are queued for real workers)."""
+    from sideapp.pipeline.stages import scan_job
 
     wiki, _ = Wiki.objects.get_or_create(api_url=server.api_url)
     job = scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES, titles=list(titles), enqueue=False)
     for item in job.items.all():
-        scan_item_run(item=item)
+        scan_job(item.pk)
     job.refresh_from_db()
     return job
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
-from sideapp.roles import ROLES
+from sideapp.web.roles import ROLES
 
 
 class Command(BaseCommand):

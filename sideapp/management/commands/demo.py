@@ -17,10 +17,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from sideapp.harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
-from sideapp.harness.mediawiki import MediaWikiServer
-from sideapp.harness.mw_support import die_with_parent
-from sideapp.harness.webserver import SourceServer
+from harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
+from harness.mediawiki import MediaWikiServer
+from harness.mw_support import die_with_parent
+from harness.webserver import SourceServer
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
 # exactly that address through and nothing else on this machine.
@@ -70,7 +70,7 @@ class Command(BaseCommand):
             self._first_scan(api_url, env)
         self._spawn(["rqworker", "scan", "fetch", "default", "--with-scheduler"], env)
         self._spawn(["rqworker", "verify", "--with-scheduler",
-                     "--worker-class", "sideapp.worker.SideModelWorker"], env)
+                     "--worker-class", "sideapp.pipeline.worker.SideModelWorker"], env)
         self._spawn(["runserver", f"127.0.0.1:{opts['port']}", "--noreload"], env)
         self.stdout.write(self.style.SUCCESS(
             f"\nSide editor is running at http://127.0.0.1:{opts['port']}/\n"

@@ -9,11 +9,11 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from sideapp import queues
-from sideapp.models import ScanJob
-from sideapp.services.reports import scan_item_report
-from sideapp.services.scans import scan_request
-from sideapp.services.wikis import wiki_for
+from sideapp.pipeline import dispatch
+from sideapp.scans.models import ScanJob
+from sideapp.claims.selectors import scan_item_report
+from sideapp.scans.services import scan_request
+from sideapp.scans.wikis import wiki_for
 
 
 class Command(BaseCommand):
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         wiki = wiki_for(api_url=opts["wiki"])
         limit = opts["recent"] or 5000
         if opts["sync"]:
-            with queues.run_inline():
+            with dispatch.run_inline():
                 job = scan_request(wiki=wiki, kind=kind, titles=titles,
                                    category=opts["category"], limit=limit)
         else:
@@ -62,7 +62,7 @@ class Command(BaseCommand):
         if not opts["sync"]:
             self.stdout.write(f"scan job {job.pk} queued ({job.kind}); run the workers: "
                               "python manage.py rqworker scan fetch default, and "
-                              "python manage.py rqworker verify --worker-class sideapp.worker.SideModelWorker")
+                              "python manage.py rqworker verify --worker-class sideapp.pipeline.worker.SideModelWorker")
             return
         self.stdout.write(f"scan job {job.pk}: {job.status} {job.reason}".rstrip())
         for item in items:

@@ -1,0 +1,74 @@
+"""The project's demo articles (fixtures/wiki) and their cited sources (fixtures/sources).
+
+The articles cite their sources at the placeholder base URL `http://SOURCES_HOST/`;
+loading replaces it with the real base URL of the fixture sources server, so the
+same files work on any port. No Django imports: scripts use this too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the annotation; keeps import cheap and cycle-free
+    from harness.mediawiki import MediaWikiServer
+
+FIXTURES_DIR = Path(__file__).resolve().parents[1] / "fixtures"
+WIKI_DIR = FIXTURES_DIR / "wiki"
+TEMPLATES_DIR = WIKI_DIR / "templates"
+SOURCES_DIR = FIXTURES_DIR / "sources"
+MANIFEST_PATH = SOURCES_DIR / "manifest.json"
+SOURCES_PLACEHOLDER = "http://SOURCES_HOST/"
+DEMO_CATEGORY = "Demo articles"
+
+# `<!-- title: Kellhaven Lighthouse -->` on the first line names the page.
+_TITLE_COMMENT = re.compile(r"\A<!--\s*title:\s*(?P<title>.+?)\s*-->[ \t]*\r?\n?")
+
+
+def read_wiki_file(path: Path, sources_base_url: str | None = None) -> tuple[str, str]:
+    """(title, wikitext) of one .wiki file, title comment removed, placeholder replaced."""
+    text = path.read_text(encoding="utf-8")
+    match = _TITLE_COMMENT.match(text)
+    if match:
+        title, text = match.group("title"), text[match.end():]
+    else:
+        title = path.stem.replace("_", " ")
+    if sources_base_url is not None:
+        text = text.replace(SOURCES_PLACEHOLDER, normalise_base_url(sources_base_url))
+    return title, text
+
+
+def normalise_base_url(base_url: str) -> str:
+    """`http://127.0.0.1:8000` and `http://127.0.0.1:8000/` both become the latter."""
+    return base_url.rstrip("/") + "/"
+
+
+def demo_pages(sources_base_url: str | None = None, directory: Path = WIKI_DIR) -> dict[str, str]:
+    """{title: wikitext} of the demo articles, in file-name order.
+
+    With sources_base_url None the placeholder URLs are left as they are."""
+    return dict(read_wiki_file(path, sources_base_url) for path in sorted(directory.glob("*.wiki")))
+
+
+def demo_templates(directory: Path = TEMPLATES_DIR) -> dict[str, str]:
+    """{title: wikitext} of the small stand-in templates the articles use."""
+    return dict(read_wiki_file(path) for path in sorted(directory.glob("*.wiki")))
+
+
+def load_demo_pages(server: "MediaWikiServer", sources_base_url: str, *,
+                    with_templates: bool = True,
+                    summary: str = "Side demo: load demo article") -> dict[str, int]:
+    """Load the demo articles into `server`; returns {article title: revision id}.
+
+    The stand-in templates (Template:Cite web, Template:Sfn, ...) are saved first
+    so the articles render on the wiki; they are not part of the returned mapping.
+    """
+    if with_templates:
+        server.load_pages(demo_templates(), summary="Side demo: load template")
+    return server.load_pages(demo_pages(sources_base_url), summary=summary)
+
+
+def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, dict]:
+    """fixtures/sources/manifest.json: {path under fixtures/sources: facts about it}."""
+    return json.loads(path.read_text(encoding="utf-8"))

@@ -1,0 +1,74 @@
+"""The LocalSettings.php the harness writes beside install.php's own settings.
+
+Kept apart from mediawiki.py so the PHP is easy to read and review on its own.
+install.php's generated file is renamed to InstallSettings.php and included first;
+everything below overrides it for a throwaway loopback test/demo wiki.
+"""
+
+SITE_NAME = "Side Demo Wiki"
+
+# Environment variable carrying the wiki's base URL; read by LocalSettings.php
+# because `php -S` gets a different free port on every start.
+SERVER_ENV = "SIDE_MW_SERVER"
+
+LOCAL_SETTINGS = r"""<?php
+// Written by harness/mediawiki.py. install.php's output is in
+// InstallSettings.php; this file only overrides what a local test wiki needs.
+if ( !defined( 'MEDIAWIKI' ) ) {
+	exit;
+}
+require_once __DIR__ . '/InstallSettings.php';
+
+// The port changes on each start of `php -S`, so the URL comes from the environment.
+$wgServer = getenv( '%(server_env)s' ) ?: $wgServer;
+$wgCanonicalServer = $wgServer;
+$wgSitename = '%(site_name)s';
+
+// No uploads and no mail: nothing leaves the machine and no directory outside
+// the workdir is written.
+$wgEnableUploads = false;
+$wgEnableEmail = false;
+$wgEnableUserEmail = false;
+$wgEmailAuthentication = false;
+$wgEmailConfirmToEdit = false;
+// Removed from MediaWiki core long ago (the API is always on); kept for old versions.
+$wgEnableAPI = true;
+$wgEnableWriteAPI = true;
+
+// Jobs run synchronously at the end of the request that queued them; together
+// with the single-process `php -S` this makes links and category membership
+// queryable by the very next API call after a save.
+$wgJobRunRate = 1;
+$wgRunJobsAsync = false;
+
+// Tests and the demo loader edit quickly and log in often: no throttles.
+$wgRateLimits = [];
+foreach ( [ '*', 'user', 'bot', 'sysop' ] as $group ) {
+	$wgGroupPermissions[$group]['noratelimit'] = true;
+}
+$wgAccountCreationThrottle = [];
+$wgPasswordAttemptThrottle = [];
+$wgGroupPermissions['*']['createaccount'] = true;
+
+// Short test passwords must log in with status PASS; the default policies ask
+// for a password change (status UI) on "common" or short passwords.
+foreach ( array_keys( $wgPasswordPolicy['policies'] ) as $group ) {
+	$wgPasswordPolicy['policies'][$group] = [ 'MinimalPasswordLength' => 1 ];
+}
+
+// Errors end up in the workdir, where the harness shows them on failure.
+$wgShowExceptionDetails = true;
+$wgDebugLogGroups['exception'] = __DIR__ . '/logs/exception.log';
+$wgDebugLogGroups['error'] = __DIR__ . '/logs/error.log';
+$wgDebugLogGroups['fatal'] = __DIR__ . '/logs/fatal.log';
+
+// Cite renders <ref>/<references/>, ParserFunctions lets the demo templates branch.
+wfLoadExtension( 'Cite' );
+wfLoadExtension( 'ParserFunctions' );
+$wgPFEnableStringFunctions = true;
+"""
+
+
+def render_local_settings() -> str:
+    """The LocalSettings.php text for a harness wiki."""
+    return LOCAL_SETTINGS % {"server_env": SERVER_ENV, "site_name": SITE_NAME}

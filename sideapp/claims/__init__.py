@@ -1,0 +1,1 @@
+"""Claims, their citations, verdicts and suggested sources; the editors' pages."""

@@ -1,0 +1,160 @@
+"""Claims, the citations behind them, their verdicts and the suggested sources.
+
+Identity across revisions: a Claim is keyed by a fingerprint of its text and the
+citations behind it, so a new revision that leaves a claim unchanged maps onto the same
+row and its verdicts and votes stay attached. Which claims a revision holds is recorded
+in RevisionClaim.
+"""
+from __future__ import annotations
+
+from django.db import models
+
+from sideapp.scans.models import Article, Revision
+from sideapp.sources.models import Source
+from verifier_core.verification import Verdict
+
+VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
+
+
+class Citation(models.Model):
+    """A cited work in an article; a named ref used several times is one row."""
+
+    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="citations")
+    fingerprint = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16)
+    ref_name = models.CharField(max_length=255, blank=True)
+    raw = models.TextField()
+    template = models.CharField(max_length=100, blank=True)
+    url = models.TextField(blank=True)
+    archive_url = models.TextField(blank=True)
+    title = models.TextField(blank=True)
+    work = models.TextField(blank=True)
+    publisher = models.TextField(blank=True)
+    date = models.CharField(max_length=100, blank=True)
+    access_date = models.CharField(max_length=100, blank=True)
+    doi = models.CharField(max_length=255, blank=True)
+    isbn = models.CharField(max_length=64, blank=True)
+    quote = models.TextField(blank=True)
+    location = models.CharField(max_length=255, blank=True)
+    fields = models.JSONField(default=dict, blank=True)
+    flags = models.JSONField(default=list, blank=True)
+    source = models.ForeignKey(
+        Source, null=True, blank=True, on_delete=models.SET_NULL, related_name="citations"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["article", "fingerprint"], name="citation_unique_fp")
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.url or self.raw[:60]
+
+    @property
+    def unavailable_reason(self) -> str | None:
+        """Why this citation has no text to check, or None when it has."""
+        if self.source is None:
+            return "no online copy: the citation has no URL"
+        return self.source.unavailable_reason
+
+
+class Claim(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending"  # waiting for its sources to be fetched
+        QUEUED = "queued"
+        DONE = "done"
+        FAILED = "failed"
+
+    FINISHED = (State.DONE, State.FAILED)
+
+    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="claims")
+    fingerprint = models.CharField(max_length=64)
+    text = models.TextField()
+    context = models.TextField(blank=True)
+    section = models.JSONField(default=list, blank=True)
+    needs_citation = models.BooleanField(default=False)
+    tags = models.JSONField(default=list, blank=True)
+    citations = models.ManyToManyField(Citation, through="ClaimCitation", related_name="claims")
+    first_revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="+")
+    last_revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="+")
+    # Verification: the claim judged on the union of its citations' evidence.
+    verify_state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    verify_reason = models.TextField(blank=True)
+    verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    method = models.CharField(max_length=100, blank=True)  # model version, or the fallback
+    verified_at = models.DateTimeField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    suggest_state = models.CharField(max_length=16, choices=State.choices, blank=True)
+    suggest_reason = models.TextField(blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)  # handed to a verify or suggest job
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["article", "fingerprint"], name="claim_unique_fp")]
+        indexes = [models.Index(fields=["flagged", "score"], name="claim_flagged_score")]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+    @property
+    def section_path(self) -> str:
+        return " > ".join(self.section)
+
+    @staticmethod
+    def needs_editor(*, verdict: str, needs_citation: bool) -> bool:
+        """The flag rule: a claim needs an editor when it needs a source, or when its
+        support is anything but `supported` (the verdict head's own thresholds decide
+        that), or when it could not be judged at all (no verdict)."""
+        return needs_citation or verdict != Verdict.SUPPORTED
+
+
+class ClaimCitation(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="claim_citations")
+    citation = models.ForeignKey(Citation, on_delete=models.CASCADE, related_name="claim_citations")
+    position = models.PositiveSmallIntegerField(default=0)
+    # This citation's own judgement of the claim.
+    verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "citation"], name="claimcitation_unique")
+        ]
+        ordering = ["position"]
+
+
+class RevisionClaim(models.Model):
+    """Which claims a revision holds, in article order."""
+
+    revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="revision_claims")
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revision_claims")
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["revision", "claim"], name="revisionclaim_unique")
+        ]
+        ordering = ["position"]
+
+
+class Suggestion(models.Model):
+    """A retrieved source for a claim, reranked by the verifier."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="suggestions")
+    rank = models.PositiveSmallIntegerField()
+    url = models.TextField()
+    title = models.TextField(blank=True)
+    source = models.ForeignKey(Source, null=True, blank=True, on_delete=models.SET_NULL)
+    score = models.FloatField()
+    verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    # SIDE's rule: shown as better only where it outscores the current citation.
+    beats_current = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [models.UniqueConstraint(fields=["claim", "rank"], name="suggestion_unique_rank")]

@@ -1,0 +1,75 @@
+"""Better sources for flagged claims: retrieve, rerank with the verifier, keep the best.
+
+SIDE's decision rule: a suggestion is shown as better only where the verifier scores it
+above the current citation.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from sideapp.claims.models import Claim, Suggestion
+from sideapp.claims.verification import claim_input, evidence_json, verifier
+from sideapp.corpus.services import anchors_sync, corpus_engine, corpus_sync
+from sideapp.sources.models import Source, SourceDocument
+from verifier_core.fetch import normalise_url
+from verifier_core.retrieval import EmptyQueryError
+from verifier_core.verification import SourceVerdict, Verdict
+
+KEEP = 5
+
+
+def _cited_urls(claim: Claim) -> set[str]:
+    urls = set()
+    for citation in claim.citations.select_related("source"):
+        urls |= {u for u in (citation.url, citation.archive_url) if u}
+        if citation.source:
+            urls |= {citation.source.url, citation.source.final_url}
+    return urls - {""}
+
+
+def _candidates(claim: Claim) -> list[tuple[Source, SourceDocument]]:
+    """Retrieved documents, best first, minus what the claim already cites."""
+    cited = _cited_urls(claim)
+    cited_norm = {normalise_url(u) for u in cited}
+    try:
+        hits = corpus_engine().search(
+            claim.text, title=claim.article.title, section=" ".join(claim.section),
+            k=settings.SIDE_SUGGEST_CANDIDATES, exclude_urls=cited)
+    except EmptyQueryError:
+        return []
+    wanted = [h.url for h in hits if normalise_url(h.url) not in cited_norm]
+    docs = {d.source.url: d for d in SourceDocument.objects.select_related("source")
+            .filter(source__url__in=wanted, source__status=Source.Status.OK)}
+    return [(docs[u].source, docs[u]) for u in wanted if u in docs]
+
+
+def is_better(candidate: SourceVerdict, current: float) -> bool:
+    """SIDE's rule (outscores the current citation), and the candidate must itself
+    support the claim at least in part: a 0.04 beating a 0.03 helps no editor."""
+    return candidate.score > current and candidate.verdict in (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
+
+
+def claim_suggest(*, claim: Claim) -> Claim:
+    """Store the top suggestions for `claim` (replacing earlier ones) in one transaction."""
+    corpus_sync()
+    anchors_sync()
+    candidates = _candidates(claim)
+    ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])[:KEEP]
+    current = claim.score if claim.score is not None else 0.0
+    rows = [
+        Suggestion(claim=claim, rank=rank, url=source.url, title=doc.title or source.title,
+                   source=source, score=one.score, verdict=one.verdict,
+                   evidence=evidence_json(one.evidence), beats_current=is_better(one, current))
+        for rank, (index, one) in enumerate(ranked, start=1)
+        for source, doc in [candidates[index]]
+    ]
+    better = sum(r.beats_current for r in rows)
+    reason = (f"{better} of {len(rows)} suggestions score above the current citation" if rows
+              else "no candidate source in the corpus passed the retrieval floor")
+    with transaction.atomic():
+        Suggestion.objects.filter(claim=claim).delete()
+        Suggestion.objects.bulk_create(rows)
+        Claim.objects.filter(pk=claim.pk).update(suggest_state=Claim.State.DONE, suggest_reason=reason)
+    claim.refresh_from_db()
+    return claim

@@ -1,0 +1,83 @@
+"""Verifying a claim against its cited sources."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from sideapp.claims.models import Claim, ClaimCitation
+from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+
+
+def verifier():
+    return get_verifier(settings.SIDE_VERIFIER_DIR)
+
+
+def claim_input(claim: Claim) -> ClaimInput:
+    return ClaimInput(text=claim.text, context=claim.context, title=claim.article.title,
+                      section=claim.section_path)
+
+
+def evidence_json(evidence: Evidence | None, **extra) -> dict | None:
+    if evidence is None:
+        return None
+    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans], **extra}
+
+
+@dataclass
+class _Judged:
+    verdict: str
+    score: float | None
+    evidence: dict | None
+    reason: str
+
+
+def claim_verify(*, claim: Claim) -> Claim:
+    """Score each citation and the claim on the union of their evidence; store all at once."""
+    links = list(claim.claim_citations.select_related("citation__source__document"))
+    judged, texts = {}, []
+    for link in links:
+        reason = link.citation.unavailable_reason
+        if reason:
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason)
+        else:
+            texts.append((link, link.citation.source.document.text))
+    result = verifier().score_claim(claim_input(claim), [t for _, t in texts]) if texts else None
+    if result is not None:
+        for (link, _), one in zip(texts, result.sources):
+            judged[link.pk] = _from_source(one)
+    _store(claim, links, judged, result)
+    return claim
+
+
+def _from_source(one: SourceVerdict) -> _Judged:
+    return _Judged(one.verdict, one.score, evidence_json(one.evidence), one.reason or "")
+
+
+def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
+    if claim.needs_citation or not links:
+        return _Judged("", None, None, "needs a source: the claim has no citation")
+    if result is None:
+        reasons = "; ".join(dict.fromkeys(j.reason for j in judged.values()))
+        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons)
+    evidence = evidence_json(result.evidence[0]) if result.evidence else None
+    return _Judged(result.verdict, result.score, evidence, result.reason or "")
+
+
+def _store(claim: Claim, links, judged, result) -> None:
+    outcome = _claim_outcome(claim, links, judged, result)
+    flagged = Claim.needs_editor(verdict=outcome.verdict, needs_citation=claim.needs_citation or not links)
+    with transaction.atomic():
+        for link in links:
+            j = judged[link.pk]
+            ClaimCitation.objects.filter(pk=link.pk).update(
+                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000])
+        Claim.objects.filter(pk=claim.pk).update(
+            verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
+            score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
+            method=result.model_version if result else "",
+            # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
+            suggest_state=Claim.State.PENDING if flagged else "", suggest_reason="")
+    claim.refresh_from_db()

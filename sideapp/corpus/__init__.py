@@ -1,0 +1,1 @@
+"""The retrieval corpus and admins' corpus imports."""

@@ -1,0 +1,1 @@
+"""The pipeline: scan -> fetch -> verify -> suggest, declared once in stages.py."""

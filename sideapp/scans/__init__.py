@@ -1,0 +1,1 @@
+"""Wikis, articles, revisions and the scans that read them."""

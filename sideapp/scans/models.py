@@ -1,0 +1,170 @@
+"""Wikis, their articles and revisions, and the scans that read them."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from sideapp.pipeline.names import StageName
+
+# What a scan's final reason says about a stage that had failures.
+_FAILURES = ((StageName.VERIFY, "claims could not be verified"),
+             (StageName.SUGGEST, "suggestion searches failed"))
+
+
+class Wiki(models.Model):
+    api_url = models.URLField(max_length=500, unique=True)
+    name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name or self.api_url
+
+
+class Article(models.Model):
+    wiki = models.ForeignKey(Wiki, on_delete=models.CASCADE, related_name="articles")
+    title = models.CharField(max_length=255)
+    page_id = models.BigIntegerField(null=True, blank=True)
+    current_revision = models.ForeignKey(
+        "Revision", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    last_scanned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["wiki", "title"], name="article_unique_title")]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Revision(models.Model):
+    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="revisions")
+    rev_id = models.BigIntegerField()
+    timestamp = models.DateTimeField(null=True, blank=True)
+    wikitext = models.TextField()
+    claim_count = models.PositiveIntegerField(default=0)
+    citation_count = models.PositiveIntegerField(default=0)
+    citation_occurrences = models.PositiveIntegerField(default=0)  # <ref> and {{sfn}} uses
+    warnings = models.JSONField(default=list, blank=True)
+    scanned_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["article", "rev_id"], name="revision_unique_id")]
+        ordering = ["-rev_id"]
+
+    def __str__(self) -> str:
+        return f"{self.article} @ {self.rev_id}"
+
+
+class ScanJob(models.Model):
+    """An admin's request to scan articles: titles, a category or recent changes."""
+
+    class Kind(models.TextChoices):
+        TITLES = "titles"
+        CATEGORY = "category"
+        RECENT = "recent"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        PARTIAL = "partial"  # finished, some articles failed
+        FAILED = "failed"
+
+    OPEN = (Status.QUEUED, Status.RUNNING)
+
+    wiki = models.ForeignKey(Wiki, on_delete=models.CASCADE, related_name="scan_jobs")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    params = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"scan {self.pk} ({self.kind})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN
+
+    def outcome(self, progress: dict[str, dict[str, int]]) -> tuple[str, str] | None:
+        """The final (status, reason) once every stage of every article has ended, from
+        the job's progress ({stage: {done, total, failed}}); None while work remains."""
+        scanned = progress[StageName.SCAN]
+        if not scanned["total"] or any(p["done"] < p["total"] for p in progress.values()):
+            return None
+        failed, total = scanned["failed"], scanned["total"]
+        if failed == total:
+            return self.Status.FAILED, f"all {total} articles failed"
+        problems = [f"{failed} of {total} articles failed"] if failed else []
+        problems += [f"{progress[stage]['failed']} {what}" for stage, what in _FAILURES
+                     if progress[stage]["failed"]]
+        return (self.Status.PARTIAL if problems else self.Status.DONE), "; ".join(problems)
+
+    def finish(self, status: str, reason: str = "") -> None:
+        """End the job with its final status and a reason a user can read."""
+        self.status, self.reason, self.finished_at = status, reason[:2000], timezone.now()
+        ScanJob.objects.filter(pk=self.pk).update(
+            status=self.status, reason=self.reason, finished_at=self.finished_at)
+
+
+class ScanItem(models.Model):
+    """One article of a scan job; one RQ job on the `scan` queue each."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        UNCHANGED = "unchanged"  # the revision was already scanned: nothing written
+        FAILED = "failed"
+
+    UNFINISHED = (Status.QUEUED, Status.RUNNING)
+    TERMINAL = (Status.DONE, Status.UNCHANGED, Status.FAILED)
+
+    job = models.ForeignKey(ScanJob, on_delete=models.CASCADE, related_name="items")
+    title = models.CharField(max_length=255)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    reason = models.TextField(blank=True)
+    article = models.ForeignKey(Article, null=True, blank=True, on_delete=models.SET_NULL)
+    revision = models.ForeignKey(Revision, null=True, blank=True, on_delete=models.SET_NULL)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["job", "title"], name="scanitem_unique_title")]
+
+    def __str__(self) -> str:
+        return f"{self.title} [{self.status}]"
+
+    def take(self) -> bool:
+        """Claim a queued item for this run; False when another run has it or had it.
+
+        A conditional update, so that of two jobs for one item (a requeue racing the
+        original) exactly one scans the article and the other does nothing."""
+        taken = ScanItem.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING, attempts=models.F("attempts") + 1, updated_at=timezone.now())
+        if taken:
+            self.status, self.attempts = self.Status.RUNNING, self.attempts + 1
+        return bool(taken)
+
+    def finish(self, *, written: bool, notes: str = "", **fields) -> None:
+        """Done when the scan wrote a new revision, unchanged when it was known."""
+        self.end(self.Status.DONE if written else self.Status.UNCHANGED, notes, **fields)
+
+    def fail(self, reason: str) -> None:
+        self.end(self.Status.FAILED, reason)
+
+    def end(self, status: str, reason: str = "", **fields) -> None:
+        self.status, self.reason = status, reason[:2000]
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.save()

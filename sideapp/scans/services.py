@@ -1,0 +1,117 @@
+"""Scanning articles: from an admin's request to stored claims and citations."""
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from sideapp.pipeline import flow
+from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
+from sideapp.scans.revisions import revision_store
+from sideapp.scans.wikiapi import PageData, WikiClient, WikiError
+from sideapp.scans.wikis import client_for
+from verifier_core.wikitext import extract
+
+log = logging.getLogger(__name__)
+
+
+class ScanRefused(Exception):
+    """A page the scanner will not process; the message says why."""
+
+
+def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
+                 category: str = "", limit: int = 50, user=None, enqueue: bool = True) -> ScanJob:
+    """Record a scan job and queue its work once the transaction commits."""
+    clean = list(dict.fromkeys(t.strip() for t in titles or [] if t.strip()))
+    if kind == ScanJob.Kind.TITLES and not clean:
+        raise ValueError("a scan of titles needs at least one title")
+    if kind == ScanJob.Kind.CATEGORY and not category.strip():
+        raise ValueError("a category scan needs a category name")
+    with transaction.atomic():
+        job = ScanJob.objects.create(
+            wiki=wiki, kind=kind, created_by=user,
+            params={"titles": clean, "category": category.strip(), "limit": limit},
+        )
+        ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in clean])
+        if enqueue:
+            flow.scan_requested(job)
+    return job
+
+
+def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanItem]:
+    """Turn a category or recent-changes scan into one item per article (each waits
+    for its scan job: the pipeline queues them)."""
+    client = client or client_for(job.wiki)
+    limit = int(job.params.get("limit") or 50)
+    try:
+        if job.kind == ScanJob.Kind.CATEGORY:
+            titles = client.category_members(job.params["category"], limit=limit)
+        else:
+            titles = client.recent_changes(limit=limit)
+    except WikiError as exc:
+        job.finish(ScanJob.Status.FAILED, str(exc))
+        return []
+    if not titles:
+        job.finish(ScanJob.Status.DONE, "nothing to scan: no matching articles")
+        return []
+    ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in titles], ignore_conflicts=True)
+    return list(job.items.all())
+
+
+def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanItem:
+    """Scan one article of a job (an item taken by this run, see ScanItem.take).
+    Never raises: the item ends with a status and reason."""
+    ScanJob.objects.filter(pk=item.job_id, started_at=None).update(
+        started_at=timezone.now(), status=ScanJob.Status.RUNNING)
+    try:
+        page = (client or client_for(item.job.wiki)).page(item.title)
+        _check_size(page)
+        article, revision, written = article_store(wiki=item.job.wiki, page=page)
+        item.finish(written=written, notes=_notes(page, written), article=article, revision=revision)
+    except (WikiError, ScanRefused) as exc:
+        item.fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a scan must end with a status, not a trace
+        log.exception("scan of %r failed", item.title)
+        item.fail(f"internal error: {type(exc).__name__}: {exc}")
+    return item
+
+
+def _check_size(page: PageData) -> None:
+    size = len(page.wikitext.encode("utf-8"))
+    if size > settings.SIDE_MAX_ARTICLE_BYTES:
+        raise ScanRefused(
+            f"article is {size // 1024} KB, above the limit of "
+            f"{settings.SIDE_MAX_ARTICLE_BYTES // 1024} KB (SIDE_MAX_ARTICLE_BYTES)"
+        )
+
+
+def _notes(page: PageData, written: bool) -> str:
+    notes = [] if written else [f"revision {page.rev_id} was already scanned: nothing new written"]
+    if page.redirected_from:
+        notes.append(f"followed redirect from {page.redirected_from!r} to {page.title!r}")
+    if page.protection:
+        notes.append(f"page is protected ({', '.join(page.protection)})")
+    return "; ".join(notes)
+
+
+def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, bool]:
+    """Store `page` unless its revision is known. Returns (article, revision, written)."""
+    article, _ = Article.objects.get_or_create(wiki=wiki, title=page.title)
+    known = Revision.objects.filter(article=article, rev_id=page.rev_id).first()
+    if known:
+        return article, known, False
+    extraction = extract(page.wikitext, page.title)  # outside the transaction: CPU only
+    try:
+        with transaction.atomic():
+            # One writer per article at a time; the loser of a race sees the winner's row.
+            article = Article.objects.select_for_update().get(pk=article.pk)
+            known = Revision.objects.filter(article=article, rev_id=page.rev_id).first()
+            if known:
+                return article, known, False
+            revision = revision_store(article=article, page=page, extraction=extraction)
+    except IntegrityError:
+        return article, Revision.objects.get(article=article, rev_id=page.rev_id), False
+    Article.objects.filter(pk=article.pk).update(last_scanned_at=timezone.now())
+    return article, revision, True

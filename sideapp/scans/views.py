@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from sideapp.scans import selectors
+from sideapp.scans.forms import ScanRequestForm
+from sideapp.scans.services import scan_request
+from sideapp.scans.wikis import wiki_for
+from sideapp.web.shortcuts import found_or_404, render_page
+from sideapp.web.roles import ADMIN, role_required
+
+
+@role_required(ADMIN)
+@require_http_methods(["GET", "POST"])
+def scan_list(request):
+    form = ScanRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        job = scan_request(
+            wiki=wiki_for(api_url=data.get("wiki") or None), kind=data["kind"],
+            titles=data["title_list"], category=data.get("category") or "",
+            limit=data.get("limit") or 50, user=request.user,
+        )
+        messages.success(request, f"Scan {job.pk} queued.")
+        return redirect("scan_detail", pk=job.pk)
+    return render(request, "scans/list.html", {"form": form, "jobs": selectors.scan_list()})
+
+
+@role_required(ADMIN)
+def scan_detail(request, pk: int):
+    job = found_or_404(selectors.scan_detail, pk)
+    return render_page(request, "scans/detail.html", "partials/scan_status.html", selectors.scan_status(job))

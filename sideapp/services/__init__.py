@@ -1,1 +1,0 @@
-"""Workflows of Side editor. Views and jobs call these; they call verifier_core."""

@@ -1,0 +1,1 @@
+"""Cited pages: fetching them and the text they hold."""

@@ -1,1 +1,0 @@
-"""Thin views: check the role, call a service, render (a partial for htmx requests)."""

@@ -1,0 +1,1 @@
+"""The web shell: roles, the home page, view helpers."""

@@ -1,0 +1,27 @@
+"""What every view uses: whole page or htmx fragment, and 404 for a missing row."""
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from django.shortcuts import render
+
+T = TypeVar("T")
+
+
+def is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def render_page(request, full: str, partial: str, context: dict):
+    """The whole page, or only its fragment when htmx asks."""
+    return render(request, partial if is_htmx(request) else full, context)
+
+
+def found_or_404(read: Callable[[int], T], pk: int) -> T:
+    """The row a selector reads by primary key, or a 404 page when there is none."""
+    try:
+        return read(pk)
+    except ObjectDoesNotExist as exc:
+        raise Http404("no such page") from exc

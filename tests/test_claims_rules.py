@@ -1,0 +1,58 @@
+"""Rules about one row: when a claim needs an editor, when a suggestion is better,
+when a source is fresh, why a citation cannot be checked."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.test import SimpleTestCase, override_settings
+from django.utils import timezone
+
+from sideapp.claims.models import Citation, Claim
+from sideapp.claims.suggestions import is_better
+from sideapp.sources.models import Source
+from verifier_core.verification import SourceVerdict, Verdict
+
+
+def candidate(score: float, verdict: Verdict) -> SourceVerdict:
+    return SourceVerdict(score=score, verdict=verdict, method="test", model_version="test")
+
+
+class FlagRuleTests(SimpleTestCase):
+    def test_only_a_supported_claim_with_a_citation_stays_quiet(self):
+        for verdict in Verdict:
+            flagged = Claim.needs_editor(verdict=verdict, needs_citation=False)
+            self.assertEqual(flagged, verdict != Verdict.SUPPORTED, verdict)
+
+    def test_a_claim_that_needs_a_source_is_flagged_whatever_its_verdict(self):
+        self.assertTrue(Claim.needs_editor(verdict=Verdict.SUPPORTED, needs_citation=True))
+
+    def test_a_claim_that_could_not_be_judged_is_flagged(self):
+        self.assertTrue(Claim.needs_editor(verdict="", needs_citation=False))
+
+
+class BetterSuggestionTests(SimpleTestCase):
+    def test_a_supporting_candidate_that_outscores_the_citation_is_better(self):
+        self.assertTrue(is_better(candidate(0.8, Verdict.SUPPORTED), current=0.3))
+
+    def test_a_candidate_scoring_below_or_equal_to_the_citation_is_not(self):
+        self.assertFalse(is_better(candidate(0.3, Verdict.SUPPORTED), current=0.3))
+        self.assertFalse(is_better(candidate(0.2, Verdict.SUPPORTED), current=0.3))
+
+    def test_a_candidate_that_does_not_support_the_claim_is_never_better(self):
+        self.assertFalse(is_better(candidate(0.04, Verdict.NOT_SUPPORTED), current=0.03))
+
+
+class SourceRuleTests(SimpleTestCase):
+    @override_settings(SIDE_FETCH_MAX_AGE_DAYS=30)
+    def test_a_source_is_fresh_only_when_fetched_within_the_maximum_age(self):
+        now = timezone.now()
+        self.assertTrue(Source(status=Source.Status.OK, fetched_at=now - timedelta(days=29)).is_fresh)
+        self.assertFalse(Source(status=Source.Status.OK, fetched_at=now - timedelta(days=31)).is_fresh)
+        self.assertFalse(Source(status=Source.Status.PENDING, fetched_at=now).is_fresh)
+
+    def test_a_citation_without_a_url_says_it_has_no_online_copy(self):
+        self.assertEqual(Citation(source=None).unavailable_reason, "no online copy: the citation has no URL")
+
+    def test_a_failed_source_gives_its_status_and_reason(self):
+        source = Source(status=Source.Status.HTTP_ERROR, reason="HTTP 404")
+        self.assertEqual(Citation(source=source).unavailable_reason, "source http_error: HTTP 404")
