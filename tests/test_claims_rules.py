@@ -51,8 +51,10 @@ class SourceRuleTests(SimpleTestCase):
         self.assertFalse(Source(status=Source.Status.PENDING, fetched_at=now).is_fresh)
 
     def test_a_citation_without_a_url_says_it_has_no_online_copy(self):
-        self.assertEqual(Citation(source=None).unavailable_reason, "no online copy: the citation has no URL")
+        self.assertEqual(Citation(source=None).unavailable_reason, "the citation has no online copy (no URL)")
 
-    def test_a_failed_source_gives_its_status_and_reason(self):
-        source = Source(status=Source.Status.HTTP_ERROR, reason="HTTP 404")
-        self.assertEqual(Citation(source=source).unavailable_reason, "source http_error: HTTP 404")
+    def test_a_failed_source_says_why_in_words(self):
+        source = Source(status=Source.Status.HTTP_ERROR, reason="HTTP 404", http_status=404)
+        self.assertEqual(Citation(source=source).unavailable_reason, "the page could not be fetched: HTTP 404")
+        timeout = Source(status=Source.Status.TIMEOUT, reason="read timed out after 20 s")
+        self.assertEqual(timeout.unavailable_reason, "the site did not answer in time (read timed out after 20 s)")

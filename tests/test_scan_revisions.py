@@ -113,3 +113,18 @@ class ArticleStoreTests(TestCase):
         self.assertEqual(again.pk, first.pk)
         self.assertEqual(counts, [m.objects.count() for m in (Revision, Claim, Citation, Source, RevisionClaim)])
         self.assertGreaterEqual(counts[1], 1)
+
+
+class ReviewsAcrossRevisionsTests(RevisionStoreTests):
+    def test_a_revision_that_changes_the_claim_clears_editors_judgements(self):
+        from sideapp.claims.models import ClaimReview
+        from sideapp.claims.selectors import current_claims
+        from tests.users import make_user
+
+        self.store(1, [("The tower is 30 m tall.", [0]), ("It was lit in 1870.", [1])])
+        editor = make_user("eve_editor", "editor")
+        for claim in Claim.objects.all():
+            ClaimReview.objects.create(claim=claim, user=editor, kind="dismissed", reason="claim_fine")
+        self.store(2, [("The tower is 35 m tall.", [0]), ("It was lit in 1870.", [1])])
+        judged = current_claims().filter(reviews__user=editor)
+        self.assertEqual([c.text for c in judged], ["It was lit in 1870."])

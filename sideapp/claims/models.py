@@ -7,6 +7,7 @@ in RevisionClaim.
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from sideapp.scans.models import Article, Revision
@@ -54,7 +55,7 @@ class Citation(models.Model):
     def unavailable_reason(self) -> str | None:
         """Why this citation has no text to check, or None when it has."""
         if self.source is None:
-            return "no online copy: the citation has no URL"
+            return "the citation has no online copy (no URL)"
         return self.source.unavailable_reason
 
 
@@ -72,6 +73,8 @@ class Claim(models.Model):
     text = models.TextField()
     context = models.TextField(blank=True)
     section = models.JSONField(default=list, blank=True)
+    section_number = models.PositiveIntegerField(default=0)  # for the wiki's action=edit&section=N
+    sentence_rest = models.TextField(blank=True)  # the rest of its sentence when the claim is a clause
     needs_citation = models.BooleanField(default=False)
     tags = models.JSONField(default=list, blank=True)
     citations = models.ManyToManyField(Citation, through="ClaimCitation", related_name="claims")
@@ -158,3 +161,44 @@ class Suggestion(models.Model):
     class Meta:
         ordering = ["rank"]
         constraints = [models.UniqueConstraint(fields=["claim", "rank"], name="suggestion_unique_rank")]
+
+
+class ClaimReview(models.Model):
+    """An editor's judgement of a flag or of one suggestion: dismissed with a reason, or the
+    claim verified by hand. Per user; a claim whose text or citations change is a new Claim
+    row (see the module docstring), so a new revision that changes the claim clears them."""
+
+    class Kind(models.TextChoices):
+        DISMISSED = "dismissed", "dismissed"
+        VERIFIED = "verified", "verified by hand"
+
+    class Reason(models.TextChoices):
+        SOURCE_SUPPORTS = "source_supports", "the source does support the claim"
+        CLAIM_FINE = "claim_fine", "the claim is fine as it is"
+        SUGGESTION_WRONG = "suggestion_wrong", "the suggestion does not support the claim"
+        UNRELIABLE_SITE = "unreliable_site", "the suggested site is not reliable"
+        OTHER = "other", "another reason"
+
+    FLAG_REASONS = (Reason.SOURCE_SUPPORTS, Reason.CLAIM_FINE, Reason.OTHER)
+    SUGGESTION_REASONS = (Reason.SUGGESTION_WRONG, Reason.UNRELIABLE_SITE, Reason.OTHER)
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="reviews")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="claim_reviews")
+    suggestion = models.ForeignKey(Suggestion, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="reviews")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    reason = models.CharField(max_length=32, choices=Reason.choices, blank=True)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One standing judgement per user of the claim, and one per suggestion.
+            models.UniqueConstraint(fields=["claim", "user"], condition=models.Q(suggestion=None),
+                                    name="claimreview_one_per_user"),
+            models.UniqueConstraint(fields=["suggestion", "user"], name="claimreview_one_per_suggestion"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} claim {self.claim_id}"

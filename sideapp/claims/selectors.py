@@ -1,35 +1,97 @@
-"""Reads of claims: the editors' list and claim page, and the plain-dict reports of
-`scan_article --json`."""
+"""Reads of claims: the editors' list (filters, search, sort) and the claim page."""
 from __future__ import annotations
 
-from django.db.models import F, Prefetch, QuerySet
+from dataclasses import dataclass
 
-from sideapp.claims.models import Claim, ClaimCitation, Suggestion
-from sideapp.scans.models import Article, Revision, ScanItem
+from django.db.models import (Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery,
+                              TextField, Value)
+from django.db.models.functions import Cast, Coalesce
+
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, RevisionClaim, Suggestion
+from sideapp.scans.models import Article
 from verifier_core.verification import Verdict
 
-FILTERS = {
+SHOWS = {
     "flagged": "Flagged",
     "needs_source": "Needs a source",
     "unavailable": "Source unavailable",
-    "all": "All verified",
+    "reviewed": "Dismissed or verified by me",
+    "all": "All checked",
 }
+SORTS = {"score": "weakest support first", "article": "article", "newest": "newest scan"}
+PAGE_SIZE = 50
 
 
-def claim_list(*, show: str = "flagged", article: str = "") -> QuerySet[Claim]:
-    """Claims of current revisions, the weakest support first (SIDE's triage order)."""
-    claims = Claim.objects.filter(article__current_revision__revision_claims__claim=F("pk"))
-    if show == "flagged":
-        claims = claims.filter(flagged=True)
-    elif show == "needs_source":
+@dataclass(frozen=True)
+class ClaimFilters:
+    show: str = "flagged"
+    q: str = ""  # words of the claim (or of its article's title)
+    article: str = ""
+    section: str = ""
+    verdict: str = ""
+    needs_source: bool = False
+    better: bool = False  # has a suggestion better than its current citation
+    sort: str = "score"
+
+
+def current_claims() -> QuerySet[Claim]:
+    """Claims that the current revision of their article still holds."""
+    return Claim.objects.filter(article__current_revision__revision_claims__claim=F("pk"))
+
+
+def claim_list(*, filters: ClaimFilters, user) -> QuerySet[Claim]:
+    """The editors' list: SIDE's triage order (the weakest support first) unless asked
+    otherwise; claims this user dismissed or verified are hidden except where asked for."""
+    claims = _shown(current_claims(), filters.show, user)
+    if filters.q:
+        claims = claims.filter(Q(text__icontains=filters.q) | Q(sentence_rest__icontains=filters.q)
+                               | Q(article__title__icontains=filters.q))
+    if filters.article:
+        claims = claims.filter(article__title__icontains=filters.article)
+    if filters.section:
+        claims = claims.annotate(section_text=Cast("section", TextField())).filter(
+            section_text__icontains=filters.section)
+    if filters.verdict:
+        claims = claims.filter(verdict=filters.verdict)
+    if filters.needs_source:
         claims = claims.filter(needs_citation=True)
-    elif show == "unavailable":
-        claims = claims.filter(verdict=Verdict.SOURCE_UNAVAILABLE)
-    else:
-        claims = claims.exclude(verify_state=Claim.State.PENDING)
-    if article:
-        claims = claims.filter(article__title__icontains=article)
-    return claims.select_related("article").order_by(F("score").asc(nulls_first=True), "pk")
+    if filters.better:
+        claims = claims.filter(Exists(Suggestion.objects.filter(claim=OuterRef("pk"), beats_current=True)))
+    return _with_reviews(claims, user).select_related("article").order_by(*_order(filters.sort))
+
+
+def _shown(claims: QuerySet[Claim], show: str, user) -> QuerySet[Claim]:
+    mine = Exists(ClaimReview.objects.filter(claim=OuterRef("pk"), user=user, suggestion=None))
+    if show == "reviewed":
+        return claims.filter(mine)
+    if show == "all":
+        return claims.exclude(verify_state=Claim.State.PENDING)
+    claims = claims.exclude(mine)
+    if show == "needs_source":
+        return claims.filter(needs_citation=True)
+    if show == "unavailable":
+        return claims.filter(verdict=Verdict.SOURCE_UNAVAILABLE)
+    return claims.filter(flagged=True)
+
+
+def _with_reviews(claims: QuerySet[Claim], user) -> QuerySet[Claim]:
+    """Each row carries how many editors dismissed or verified it, and this user's own
+    judgement, read in the same query (the list's query count does not grow with rows)."""
+    reviews = ClaimReview.objects.filter(claim=OuterRef("pk"), suggestion=None)
+    counted = reviews.order_by().values("claim").annotate(n=Count("pk")).values("n")
+    return claims.annotate(
+        review_count=Coalesce(Subquery(counted, output_field=IntegerField()), Value(0)),
+        my_review=Subquery(reviews.filter(user=user).values("kind")[:1]),
+    )
+
+
+def _order(sort: str) -> tuple:
+    weakest = F("score").asc(nulls_first=True)
+    if sort == "article":
+        return ("article__title", "section_number", "pk")
+    if sort == "newest":
+        return (F("last_revision__scanned_at").desc(), weakest, "pk")
+    return (weakest, "pk")
 
 
 def claim_counts() -> dict[str, int]:
@@ -40,10 +102,17 @@ def claim_counts() -> dict[str, int]:
 
 def claim_detail(pk: int) -> Claim:
     links = ClaimCitation.objects.select_related("citation__source")
-    return (Claim.objects.select_related("article__wiki")
+    suggestions = Suggestion.objects.select_related("source").order_by("rank")
+    return (Claim.objects.select_related("article__wiki", "article__current_revision", "last_revision")
             .prefetch_related(Prefetch("claim_citations", queryset=links),
-                              Prefetch("suggestions", queryset=Suggestion.objects.order_by("rank")))
+                              Prefetch("suggestions", queryset=suggestions),
+                              Prefetch("reviews", queryset=ClaimReview.objects.select_related("user")))
             .get(pk=pk))
+
+
+def in_current_revision(claim: Claim) -> bool:
+    revision = claim.article.current_revision
+    return revision is not None and RevisionClaim.objects.filter(revision=revision, claim=claim).exists()
 
 
 def evidence_parts(evidence: dict | None) -> list[tuple[str, bool]]:
@@ -63,61 +132,3 @@ def evidence_parts(evidence: dict | None) -> list[tuple[str, bool]]:
         at = end
     parts.append((passage[at:], False))
     return [(text, mark) for text, mark in parts if text]
-
-def _citation_dict(link: ClaimCitation) -> dict:
-    citation, source = link.citation, link.citation.source
-    return {
-        "ref_name": citation.ref_name or None,
-        "url": citation.url or None,
-        "title": citation.title or None,
-        "template": citation.template or None,
-        "flags": list(citation.flags),
-        "source_status": source.status if source else None,
-        "verdict": link.verdict or None,
-        "score": link.score,
-        "evidence": link.evidence,
-        "reason": link.reason or None,
-    }
-
-
-def _suggestion_dict(suggestion: Suggestion) -> dict:
-    return {"url": suggestion.url, "title": suggestion.title or None, "score": suggestion.score,
-            "verdict": suggestion.verdict or None, "better": suggestion.beats_current,
-            "evidence": suggestion.evidence}
-
-
-def revision_claims(revision: Revision) -> list[dict]:
-    links = Prefetch("claim__claim_citations",
-                     queryset=ClaimCitation.objects.select_related("citation__source"))
-    rows = revision.revision_claims.select_related("claim").prefetch_related(links, "claim__suggestions")
-    return [_claim_dict(rc.claim) for rc in rows]
-
-
-def _claim_dict(claim: Claim) -> dict:
-    return {
-        "id": claim.pk,
-        "text": claim.text,
-        "context": claim.context,
-        "section": claim.section_path,
-        "needs_citation": claim.needs_citation,
-        "tags": list(claim.tags),
-        "citations": [_citation_dict(link) for link in claim.claim_citations.all()],
-        "verdict": claim.verdict or None,
-        "score": claim.score,
-        "flagged": claim.flagged,
-        "reason": claim.verify_reason or None,
-        "evidence": claim.evidence,
-        "suggestions": [_suggestion_dict(s) for s in claim.suggestions.all()],
-    }
-
-
-def scan_item_report(item: ScanItem) -> dict:
-    """One article's result: the contract of `scan_article --json`, plus status and reason."""
-    revision = item.revision
-    return {
-        "title": item.article.title if item.article else item.title,
-        "revision": revision.rev_id if revision else None,
-        "status": item.status,
-        "reason": item.reason or None,
-        "claims": revision_claims(revision) if revision else [],
-    }

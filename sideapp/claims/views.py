@@ -1,35 +1,83 @@
 from __future__ import annotations
 
+from django.contrib import messages
 from django.core.paginator import Paginator
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from sideapp.claims import selectors as browse
-from sideapp.web.shortcuts import found_or_404, render_page
+from sideapp.claims.forms import ClaimFilterForm, DismissForm
+from sideapp.claims.models import ClaimReview
+from sideapp.claims.reviews import ReviewRefused, claim_review_clear, claim_review_save
+from sideapp.claims.wording import claim_page
 from sideapp.web.roles import EDITOR, role_required
+from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 
 
 @role_required(EDITOR)
 def claim_list(request):
-    show = request.GET.get("show", "flagged")
-    if show not in browse.FILTERS:
-        show = "flagged"
-    article = request.GET.get("article", "").strip()[:200]
-    page = Paginator(browse.claim_list(show=show, article=article), 50).get_page(request.GET.get("page"))
-    context = {"page": page, "show": show, "article": article, "filters": browse.FILTERS}
+    form = ClaimFilterForm(request.GET)
+    filters = form.filters()
+    claims = browse.claim_list(filters=filters, user=request.user)
+    page = Paginator(claims, browse.PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"page": page, "form": form, "filters": filters, "shows": browse.SHOWS,
+               "query": query.urlencode()}
     return render_page(request, "claims/list.html", "partials/claim_rows.html", context)
 
 
 @role_required(EDITOR)
 def claim_detail(request, pk: int):
     claim = found_or_404(browse.claim_detail, pk)
-    citations = [
-        {"link": link, "evidence": browse.evidence_parts(link.evidence)}
-        for link in claim.claim_citations.all()
-    ]
-    suggestions = [
-        {"suggestion": s, "evidence": browse.evidence_parts(s.evidence)} for s in claim.suggestions.all()
-    ]
-    return render(request, "claims/detail.html", {
-        "claim": claim, "citations": citations, "suggestions": suggestions,
-        "evidence": browse.evidence_parts(claim.evidence),
-    })
+    return render(request, "claims/detail.html", claim_page(claim, request.user))
+
+
+@role_required(EDITOR)
+@require_POST
+def claim_dismiss(request, pk: int):
+    claim = found_or_404(browse.claim_detail, pk)
+    form = DismissForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, claim, error="Choose a reason to dismiss it.")
+    spk = form.cleaned_data.get("suggestion")
+    suggestion = next((s for s in claim.suggestions.all() if s.pk == spk), None) if spk else None
+    if spk and suggestion is None:
+        return _answer(request, claim, error="That suggestion is no longer there.")
+    try:
+        claim_review_save(claim=claim, user=request.user, kind=ClaimReview.Kind.DISMISSED,
+                          reason=form.cleaned_data["reason"], note=form.cleaned_data["note"],
+                          suggestion=suggestion)
+    except ReviewRefused as exc:
+        return _answer(request, claim, error=f"Not saved: {exc}.")
+    what = "Suggestion dismissed" if suggestion else "Flag dismissed; it is hidden from your list"
+    return _answer(request, claim, done=what + ".")
+
+
+@role_required(EDITOR)
+@require_POST
+def claim_verified(request, pk: int):
+    claim = found_or_404(browse.claim_detail, pk)
+    claim_review_save(claim=claim, user=request.user, kind=ClaimReview.Kind.VERIFIED,
+                      note=request.POST.get("note", "")[:1000])
+    return _answer(request, claim, done="Marked as verified by you; it is hidden from your list.")
+
+
+@role_required(EDITOR)
+@require_POST
+def claim_review_undo(request, pk: int):
+    claim = found_or_404(browse.claim_detail, pk)
+    spk = request.POST.get("suggestion")
+    suggestion = next((s for s in claim.suggestions.all() if str(s.pk) == spk), None) if spk else None
+    claim_review_clear(claim=claim, user=request.user, suggestion=suggestion)
+    return _answer(request, claim, done="Your judgement was taken back.")
+
+
+def _answer(request, claim, *, done: str = "", error: str = ""):
+    """htmx gets the claim's review panel again; a plain form post goes back to the page."""
+    if is_htmx(request):
+        claim = browse.claim_detail(claim.pk)
+        context = {**claim_page(claim, request.user), "done": done, "error": error}
+        return render(request, "partials/claim_reviews.html", context, status=400 if error else 200)
+    (messages.error if error else messages.success)(request, error or done)
+    return redirect("claim_detail", pk=claim.pk)

@@ -1,6 +1,8 @@
 """Wikis, their articles and revisions, and the scans that read them."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -19,6 +21,11 @@ class Wiki(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.api_url
+
+    def page_url(self, title: str, **params: str | int) -> str:
+        """A link into the wiki's own pages (index.php sits beside api.php)."""
+        base = self.api_url.rsplit("/", 1)[0] + "/index.php"
+        return f"{base}?{urlencode({'title': title, **params})}"
 
 
 class Article(models.Model):
@@ -70,8 +77,10 @@ class ScanJob(models.Model):
         DONE = "done"
         PARTIAL = "partial"  # finished, some articles failed
         FAILED = "failed"
+        CANCELLED = "cancelled"
 
     OPEN = (Status.QUEUED, Status.RUNNING)
+    RERUNNABLE = (Status.DONE, Status.PARTIAL, Status.FAILED, Status.CANCELLED)
 
     wiki = models.ForeignKey(Wiki, on_delete=models.CASCADE, related_name="scan_jobs")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -109,11 +118,15 @@ class ScanJob(models.Model):
                      if progress[stage]["failed"]]
         return (self.Status.PARTIAL if problems else self.Status.DONE), "; ".join(problems)
 
-    def finish(self, status: str, reason: str = "") -> None:
-        """End the job with its final status and a reason a user can read."""
-        self.status, self.reason, self.finished_at = status, reason[:2000], timezone.now()
-        ScanJob.objects.filter(pk=self.pk).update(
-            status=self.status, reason=self.reason, finished_at=self.finished_at)
+    def finish(self, status: str, reason: str = "") -> bool:
+        """End the job with its final status and a reason a user can read. Only an open
+        job ends: a job cancelled meanwhile keeps its status (False)."""
+        finished_at = timezone.now()
+        ended = ScanJob.objects.filter(pk=self.pk, status__in=self.OPEN).update(
+            status=status, reason=reason[:2000], finished_at=finished_at)
+        if ended:
+            self.status, self.reason, self.finished_at = status, reason[:2000], finished_at
+        return bool(ended)
 
 
 class ScanItem(models.Model):
@@ -125,9 +138,10 @@ class ScanItem(models.Model):
         DONE = "done"
         UNCHANGED = "unchanged"  # the revision was already scanned: nothing written
         FAILED = "failed"
+        CANCELLED = "cancelled"  # its scan was cancelled before it ran
 
     UNFINISHED = (Status.QUEUED, Status.RUNNING)
-    TERMINAL = (Status.DONE, Status.UNCHANGED, Status.FAILED)
+    TERMINAL = (Status.DONE, Status.UNCHANGED, Status.FAILED, Status.CANCELLED)
 
     job = models.ForeignKey(ScanJob, on_delete=models.CASCADE, related_name="items")
     title = models.CharField(max_length=255)

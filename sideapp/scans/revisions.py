@@ -108,8 +108,10 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
         row = existing.get(fp) or Claim(article=article, fingerprint=fp, first_revision=revision)
         row.text, row.context, row.section = claim.text, claim.context, claim.section
         row.needs_citation, row.tags, row.last_revision = claim.needs_citation, claim.tags, revision
+        row.section_number, row.sentence_rest = claim.section_number, claim.after
         (kept if row.pk else created).append(row)
-    Claim.objects.bulk_update(kept, ["text", "context", "section", "needs_citation", "tags", "last_revision"])
+    Claim.objects.bulk_update(kept, ["text", "context", "section", "section_number", "sentence_rest",
+                                    "needs_citation", "tags", "last_revision"])
     Claim.objects.bulk_create(created)
     rows = {r.fingerprint: r for r in kept + created}
     links = [

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from sideapp.pipeline.progress import scan_progress
+from sideapp.pipeline.progress import job_sources, scan_progress
 from sideapp.scans.models import ScanItem, ScanJob
+from sideapp.sources.models import Source
 
 
 def scan_list(*, limit: int = 50) -> QuerySet[ScanJob]:
@@ -22,4 +23,11 @@ def scan_items(job: ScanJob) -> QuerySet[ScanItem]:
 def scan_status(job: ScanJob) -> dict:
     """Everything the scan page shows, read at once."""
     return {"job": job, "items": scan_items(job), "progress": scan_progress(job=job),
-            "running": job.is_open}
+            "running": job.is_open, "rerunnable": job.status in ScanJob.RERUNNABLE,
+            "failed_sources": failed_sources(job)}
+
+
+def failed_sources(job: ScanJob, limit: int = 200) -> list[Source]:
+    """The sources of this scan's articles that could not be read, with why."""
+    failed = job_sources(job).exclude(status__in=[Source.Status.OK, Source.Status.PENDING])
+    return list(failed.order_by("url")[:limit])

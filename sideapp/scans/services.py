@@ -5,13 +5,16 @@ import logging
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from sideapp.claims.models import Claim
 from sideapp.pipeline import flow
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.wikiapi import PageData, WikiClient, WikiError
 from sideapp.scans.wikis import client_for
+from sideapp.sources.models import Source
 from verifier_core.wikitext import extract
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,52 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
     return job
 
 
+@transaction.atomic
+def scan_cancel(*, job: ScanJob, user=None) -> bool:
+    """Stop an open scan: articles not yet taken by a worker are cancelled (their queued
+    jobs then do nothing, see ScanItem.take); an article being scanned finishes."""
+    job = ScanJob.objects.select_for_update().get(pk=job.pk)
+    who = f" by {user.get_username()}" if user else ""
+    if not job.finish(ScanJob.Status.CANCELLED, f"cancelled{who}"):
+        return False
+    job.items.filter(status=ScanItem.Status.QUEUED).update(
+        status=ScanItem.Status.CANCELLED, reason=f"the scan was cancelled{who} before this article's turn")
+    return True
+
+
+def scan_rerun(*, job: ScanJob, user=None) -> ScanJob:
+    """A new scan that retries what went wrong in `job`: its failed or cancelled
+    articles, the articles whose claims could not be verified or searched, and their
+    unreadable sources; all of its articles when nothing went wrong. A job that never
+    listed its articles (the wiki did not answer) is asked again as it was."""
+    if job.status not in ScanJob.RERUNNABLE:
+        raise ValueError("only a finished or cancelled scan can be run again")
+    titles = _titles_to_retry(job)
+    if not titles:
+        return scan_request(wiki=job.wiki, kind=job.kind, category=job.params.get("category", ""),
+                            limit=int(job.params.get("limit") or 50), user=user)
+    return scan_request(wiki=job.wiki, kind=ScanJob.Kind.TITLES, titles=titles, user=user)
+
+
+def _titles_to_retry(job: ScanJob) -> list[str]:
+    from sideapp.pipeline.progress import job_claims, job_sources
+
+    with transaction.atomic():
+        unreadable = Source.objects.filter(pk__in=job_sources(job).exclude(
+            status__in=[Source.Status.OK, Source.Status.PENDING]).values("pk"))
+        claims = Claim.objects.filter(pk__in=job_claims(job).values("pk"))
+        again = claims.filter(Q(verify_state=Claim.State.FAILED) | Q(suggest_state=Claim.State.FAILED)
+                              | Q(claim_citations__citation__source__in=unreadable))
+        articles = set(again.values_list("article_id", flat=True))
+        # Their sources are fetched again however recently they failed, and their claims
+        # wait for them and are checked again.
+        again.update(verify_state=Claim.State.PENDING, suggest_state="", queued_at=None)
+        unreadable.update(status=Source.Status.PENDING, fetched_at=None, queued_at=None)
+    bad = job.items.filter(Q(status__in=[ScanItem.Status.FAILED, ScanItem.Status.CANCELLED])
+                           | Q(article_id__in=articles))
+    return list(bad.values_list("title", flat=True)) or list(job.items.values_list("title", flat=True))
+
+
 def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanItem]:
     """Turn a category or recent-changes scan into one item per article (each waits
     for its scan job: the pipeline queues them)."""
@@ -63,7 +112,7 @@ def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanI
 def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanItem:
     """Scan one article of a job (an item taken by this run, see ScanItem.take).
     Never raises: the item ends with a status and reason."""
-    ScanJob.objects.filter(pk=item.job_id, started_at=None).update(
+    ScanJob.objects.filter(pk=item.job_id, started_at=None, status=ScanJob.Status.QUEUED).update(
         started_at=timezone.now(), status=ScanJob.Status.RUNNING)
     try:
         page = (client or client_for(item.job.wiki)).page(item.title)
@@ -74,7 +123,8 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
         item.fail(str(exc))
     except Exception as exc:  # noqa: BLE001 - a scan must end with a status, not a trace
         log.exception("scan of %r failed", item.title)
-        item.fail(f"internal error: {type(exc).__name__}: {exc}")
+        item.fail(f"an internal error ({type(exc).__name__}) stopped the scan of this article; "
+                  "the worker's log has the details")
     return item
 
 

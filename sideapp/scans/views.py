@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from sideapp.scans import selectors
 from sideapp.scans.forms import ScanRequestForm
-from sideapp.scans.services import scan_request
+from sideapp.scans.services import scan_cancel, scan_request, scan_rerun
 from sideapp.scans.wikis import wiki_for
 from sideapp.web.shortcuts import found_or_404, render_page
 from sideapp.web.roles import ADMIN, role_required
@@ -32,3 +32,27 @@ def scan_list(request):
 def scan_detail(request, pk: int):
     job = found_or_404(selectors.scan_detail, pk)
     return render_page(request, "scans/detail.html", "partials/scan_status.html", selectors.scan_status(job))
+
+
+@role_required(ADMIN)
+@require_POST
+def scan_cancel_view(request, pk: int):
+    job = found_or_404(selectors.scan_detail, pk)
+    if scan_cancel(job=job, user=request.user):
+        messages.success(request, f"Scan {job.pk} cancelled; an article already being scanned finishes.")
+    else:
+        messages.error(request, f"Scan {job.pk} had already ended.")
+    return redirect("scan_detail", pk=job.pk)
+
+
+@role_required(ADMIN)
+@require_POST
+def scan_rerun_view(request, pk: int):
+    job = found_or_404(selectors.scan_detail, pk)
+    try:
+        again = scan_rerun(job=job, user=request.user)
+    except ValueError as exc:
+        messages.error(request, f"Scan {job.pk} cannot run again yet: {exc}.")
+        return redirect("scan_detail", pk=job.pk)
+    messages.success(request, f"Scan {again.pk} queued to retry scan {job.pk}.")
+    return redirect("scan_detail", pk=again.pk)

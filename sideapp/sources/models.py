@@ -8,6 +8,21 @@ from django.db import models
 from django.utils import timezone
 
 
+_STATUS_WORDS = {
+    "pending": "not fetched yet",
+    "ok": "fetched",
+    "http_error": "the page could not be fetched",
+    "timeout": "the site did not answer in time",
+    "too_large": "the page is too large to check",
+    "unsupported_type": "the page is not a document the app can read",
+    "blocked": "fetching it was refused",
+    "paywall_suspected": "the page looks paywalled",
+    "connection_error": "the site could not be reached",
+    "empty": "the page has no readable text",
+    "no_url": "the citation has no online copy",
+}
+
+
 class Source(models.Model):
     """A cited or retrieved web page, unique per normalised URL."""
 
@@ -53,10 +68,20 @@ class Source(models.Model):
         return timezone.now() - self.fetched_at < timedelta(days=settings.SIDE_FETCH_MAX_AGE_DAYS)
 
     @property
+    def status_sentence(self) -> str:
+        """The fetch status as editors read it: "the page could not be fetched: HTTP 404"."""
+        words = _STATUS_WORDS.get(self.status, self.status)
+        if self.status == self.Status.HTTP_ERROR and self.http_status:
+            return f"{words}: HTTP {self.http_status}"
+        if self.reason and self.status not in (self.Status.OK, self.Status.PENDING):
+            return f"{words} ({self.reason[:200]})"
+        return words
+
+    @property
     def unavailable_reason(self) -> str | None:
         """Why this source has no text to check, or None when it has."""
         if self.status != self.Status.OK or not hasattr(self, "document"):
-            return f"source {self.status}: {self.reason}".strip()
+            return self.status_sentence
         return None
 
 

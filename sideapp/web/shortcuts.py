@@ -6,17 +6,23 @@ from typing import Callable, TypeVar
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 
 T = TypeVar("T")
 
 
 def is_htmx(request) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    """An htmx request for a fragment (a history restore wants the whole page)."""
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
 
 
 def render_page(request, full: str, partial: str, context: dict):
-    """The whole page, or only its fragment when htmx asks."""
-    return render(request, partial if is_htmx(request) else full, context)
+    """The whole page, or only its fragment when htmx asks. `Vary` keeps the browser from
+    showing a cached fragment as the page when the user goes Back."""
+    response = render(request, partial if is_htmx(request) else full, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def found_or_404(read: Callable[[int], T], pk: int) -> T:

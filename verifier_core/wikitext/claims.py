@@ -83,6 +83,7 @@ def _claim(
         section=[],
         citation_indices=[],
         sentence_index=sentence,
+        after=text[group.end : spans[sentence].end].strip(),
     )
 
 

@@ -58,7 +58,8 @@ def _render_sections(ctx: Ctx, code: Wikicode) -> tuple[list[Section], list[Clai
     claims: list[Claim] = []
     stack: list[tuple[int, str]] = []  # (heading level, title) of the open sections
     paragraph_count = 0
-    for heading, nodes in _split(code):
+    # MediaWiki numbers sections by their headings in page order (0 is the lead).
+    for number, (heading, nodes) in enumerate(_split(code)):
         if heading is not None:
             level = heading.level
             while stack and stack[-1][0] >= level:
@@ -74,6 +75,8 @@ def _render_sections(ctx: Ctx, code: Wikicode) -> tuple[list[Section], list[Clai
                 paragraph, section.path, paragraph_count, ctx.registry.citations
             )
             section.paragraphs.append(built)
+            for claim in found:
+                claim.section_number = number
             claims.extend(found)
             paragraph_count += 1
         sections.append(section)

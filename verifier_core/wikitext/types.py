@@ -45,6 +45,8 @@ class Claim:
     tags: list[str] = field(default_factory=list)  # "citation needed", "failed verification", ...
     paragraph_index: int = 0  # position of the paragraph in the article
     sentence_index: int = 0  # position of the sentence in its paragraph
+    after: str = ""  # the rest of its sentence when the claim is a clause
+    section_number: int = 0  # MediaWiki's section index (action=edit&section=N); 0: lead
 
 
 @dataclass

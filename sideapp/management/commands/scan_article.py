@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from sideapp.pipeline import dispatch
 from sideapp.scans.models import ScanJob
-from sideapp.claims.selectors import scan_item_report
+from sideapp.claims.reports import scan_item_report
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikis import wiki_for
 

@@ -1,0 +1,34 @@
+"""Editors' judgements of flags and suggestions: dismiss with a reason, verify by hand,
+take back. One standing judgement per user and claim (or suggestion)."""
+from __future__ import annotations
+
+from django.db import transaction
+
+from sideapp.claims.models import Claim, ClaimReview, Suggestion
+
+
+class ReviewRefused(ValueError):
+    """A judgement that does not fit what it is about (e.g. a suggestion of another claim)."""
+
+
+@transaction.atomic
+def claim_review_save(*, claim: Claim, user, kind: str, reason: str = "", note: str = "",
+                      suggestion: Suggestion | None = None) -> ClaimReview:
+    if suggestion is not None and suggestion.claim_id != claim.pk:
+        raise ReviewRefused("that suggestion belongs to another claim")
+    if suggestion is not None and kind != ClaimReview.Kind.DISMISSED:
+        raise ReviewRefused("a suggestion can only be dismissed")
+    allowed = ClaimReview.SUGGESTION_REASONS if suggestion else ClaimReview.FLAG_REASONS
+    if kind == ClaimReview.Kind.DISMISSED and reason not in allowed:
+        raise ReviewRefused("choose one of the reasons offered")
+    review, _ = ClaimReview.objects.update_or_create(
+        claim=claim, user=user, suggestion=suggestion,
+        defaults={"kind": kind, "reason": reason, "note": note.strip()},
+    )
+    return review
+
+
+@transaction.atomic
+def claim_review_clear(*, claim: Claim, user, suggestion: Suggestion | None = None) -> int:
+    deleted, _ = ClaimReview.objects.filter(claim=claim, user=user, suggestion=suggestion).delete()
+    return deleted

@@ -1,0 +1,33 @@
+// The claims list by keyboard: j/k move, o (or Enter on a row) opens, / searches.
+// Choice filters apply at once; text boxes apply on Enter (one request, no double send).
+(function () {
+  const form = document.getElementById("claim-filters");
+  let at = -1;
+  const rows = () => Array.from(document.querySelectorAll("#claim-rows tr[data-href]"));
+  function mark(index) {
+    const all = rows();
+    if (!all.length) return;
+    at = Math.max(0, Math.min(index, all.length - 1));
+    all.forEach((row, i) => row.classList.toggle("current", i === at));
+    all[at].querySelector("a").focus({ preventScroll: true });
+    all[at].scrollIntoView({ block: "nearest" });
+  }
+  form.addEventListener("change", (event) => {
+    const type = event.target.type;
+    if (type !== "search" && type !== "text") form.requestSubmit();
+  });
+  document.body.addEventListener("htmx:afterSwap", () => { at = -1; });
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("input, select, textarea")) {
+      if (event.key === "Escape") event.target.blur();
+      return;
+    }
+    if (event.key === "j") mark(at + 1);
+    else if (event.key === "k") mark(at - 1);
+    else if (event.key === "o" && at >= 0) window.location = rows()[at].dataset.href;
+    else if (event.key === "/") form.querySelector("input[name=q]").focus();
+    else return;
+    event.preventDefault();
+  });
+})();

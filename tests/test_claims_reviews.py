@@ -1,0 +1,91 @@
+"""Editors dismiss a flag or a suggestion with a reason, or mark a claim verified; the
+judgement is theirs, counted for everyone, and can be taken back."""
+from __future__ import annotations
+
+from django.test import Client, TestCase
+from django.urls import reverse
+
+from harness.claims import ClaimRow, article_with_claims
+from sideapp.claims.models import ClaimReview
+from sideapp.claims.reviews import ReviewRefused, claim_review_save
+from tests.users import PASSWORD, cast
+
+
+class ClaimReviewTests(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        cls.article, (cls.claim, cls.other) = article_with_claims("Kell Bridge", [
+            ClaimRow("The viaduct opened in 1931.", cited_url="http://a.test/1", suggestion_url="http://b.test/1",
+                     better=True),
+            ClaimRow("It has nine arches.", cited_url="http://a.test/2", suggestion_url="http://b.test/2"),
+        ])
+
+    def setUp(self):
+        self.users = cast()
+
+    def client_for(self, role: str, **kwargs) -> Client:
+        client = Client(**kwargs)
+        client.login(username=self.users[role].username, password=PASSWORD)
+        return client
+
+    def post(self, name: str, role: str = "editor", **data):
+        return self.client_for(role).post(reverse(name, args=[self.claim.pk]), data)
+
+    def test_dismissing_a_flag_stores_the_reason_per_user(self):
+        response = self.post("claim_dismiss", reason="source_supports", note="see p. 4")
+        self.assertRedirects(response, reverse("claim_detail", args=[self.claim.pk]))
+        review = ClaimReview.objects.get()
+        self.assertEqual((review.user, review.kind, review.reason, review.note),
+                         (self.users["editor"], "dismissed", "source_supports", "see p. 4"))
+        page = self.client_for("admin").get(reverse("claim_detail", args=[self.claim.pk]))
+        self.assertContains(page, "1 editor judged this")
+
+    def test_dismissing_a_suggestion_needs_a_suggestion_reason(self):
+        suggestion = self.claim.suggestions.get()
+        self.post("claim_dismiss", reason="unreliable_site", suggestion=suggestion.pk)
+        self.assertEqual(ClaimReview.objects.get().suggestion, suggestion)
+        with self.assertRaises(ReviewRefused):
+            claim_review_save(claim=self.claim, user=self.users["admin"], kind="dismissed",
+                              reason="claim_fine", suggestion=suggestion)
+
+    def test_a_suggestion_of_another_claim_is_refused(self):
+        foreign = self.other.suggestions.get()
+        response = self.client_for("editor").post(reverse("claim_dismiss", args=[self.claim.pk]),
+                                                  {"reason": "unreliable_site", "suggestion": foreign.pk},
+                                                  HTTP_HX_REQUEST="true")
+        self.assertEqual(response.status_code, 400)
+        self.assertContains(response, "no longer there", status_code=400)
+        self.assertFalse(ClaimReview.objects.exists())
+
+    def test_marking_verified_replaces_my_dismissal_and_undo_takes_it_back(self):
+        self.post("claim_dismiss", reason="claim_fine")
+        self.post("claim_verified")
+        self.assertEqual(list(ClaimReview.objects.values_list("kind", flat=True)), ["verified"])
+        self.post("claim_review_undo")
+        self.assertFalse(ClaimReview.objects.exists())
+
+    def test_htmx_gets_the_review_panel_back(self):
+        response = self.client_for("editor").post(reverse("claim_verified", args=[self.claim.pk]),
+                                                  HTTP_HX_REQUEST="true")
+        self.assertNotContains(response, "<html")
+        self.assertContains(response, "Take it back")
+
+    def test_a_dismissal_without_a_reason_is_refused_with_a_message(self):
+        response = self.post("claim_dismiss")
+        self.assertRedirects(response, reverse("claim_detail", args=[self.claim.pk]))
+        self.assertFalse(ClaimReview.objects.exists())
+
+    def test_only_editors_and_admins_may_judge_and_only_by_post(self):
+        for name in ("claim_dismiss", "claim_verified", "claim_review_undo"):
+            url = reverse(name, args=[self.claim.pk])
+            self.assertEqual(self.client_for("annotator").post(url, {"reason": "claim_fine"}).status_code, 403)
+            self.assertEqual(self.client_for("nobody").post(url, {"reason": "claim_fine"}).status_code, 403)
+            self.assertEqual(Client().post(url).status_code, 302)
+            self.assertEqual(self.client_for("editor").get(url).status_code, 405)
+        self.assertFalse(ClaimReview.objects.exists())
+
+    def test_a_post_without_the_csrf_token_is_refused(self):
+        client = self.client_for("editor", enforce_csrf_checks=True)
+        response = client.post(reverse("claim_verified", args=[self.claim.pk]))
+        self.assertEqual(response.status_code, 403)
+        self.assertFalse(ClaimReview.objects.exists())
