@@ -5,7 +5,7 @@ from django.urls import include, path
 from sideapp.claims import views as claims
 from sideapp.corpus import views as corpus
 from sideapp.scans import views as scans
-from sideapp.web import home
+from sideapp.web import home, people
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,6 +22,7 @@ urlpatterns = [
     path("claims/<int:pk>/undo/", claims.claim_review_undo, name="claim_review_undo"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
+    path("people/", people.people, name="people"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -91,3 +91,34 @@ class ScanCancelAndRerunTests(TestCase):
                 self.assertEqual(client.post(reverse(name, args=[job.pk])).status_code, 403)
         self.assertEqual(self.admin().get(reverse("scan_cancel", args=[job.pk])).status_code, 405)
         self.assertEqual(ScanJob.objects.get(pk=job.pk).status, ScanJob.Status.QUEUED)
+
+
+class PeopleTests(TestCase):
+    def setUp(self):
+        self.users = cast()
+
+    def client_for(self, role: str) -> Client:
+        client = Client()
+        client.login(username=self.users[role].username, password=PASSWORD)
+        return client
+
+    def test_an_admin_adds_a_person_with_roles_and_changes_them(self):
+        from django.contrib.auth.models import User
+
+        admin = self.client_for("admin")
+        admin.post(reverse("people"), {"username": "newbie", "password": "long-enough-1", "roles": ["annotator"]})
+        user = User.objects.get(username="newbie")
+        self.assertEqual([g.name for g in user.groups.all()], ["annotator"])
+        self.assertTrue(Client().login(username="newbie", password="long-enough-1"))
+        admin.post(reverse("people"), {"username": "newbie", "roles": ["editor", "annotator"]})
+        self.assertEqual(sorted(g.name for g in user.groups.all()), ["annotator", "editor"])
+        self.assertTrue(Client().login(username="newbie", password="long-enough-1"))
+
+    def test_a_new_person_needs_a_password_and_only_admins_manage_people(self):
+        response = self.client_for("admin").post(reverse("people"), {"username": "nopass", "roles": ["editor"]})
+        self.assertContains(response, "a new person needs a password")
+        for role in ("editor", "annotator", "nobody"):
+            self.assertEqual(self.client_for(role).get(reverse("people")).status_code, 403)
+            self.client_for(role).post(reverse("people"), {"username": "x", "password": "long-enough-1"})
+        from django.contrib.auth.models import User
+        self.assertFalse(User.objects.filter(username__in=["nopass", "x"]).exists())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from sideapp.management.database import require_migrated_database
 
 
 class Command(BaseCommand):
@@ -22,6 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--install-into", metavar="INDEX", help="also publish into this index")
 
     def handle(self, *args, **opts):
+        require_migrated_database()
         from verifier_core.retrieval import AnchorDictionary
 
         counter = {"pages": 0, "links": 0}

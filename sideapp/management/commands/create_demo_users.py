@@ -5,6 +5,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
 from sideapp.web.roles import ROLES
+from sideapp.management.database import require_migrated_database
 
 
 class Command(BaseCommand):
@@ -15,6 +16,7 @@ class Command(BaseCommand):
                             help="password for all three (default: demo-password)")
 
     def handle(self, *args, **opts):
+        require_migrated_database()
         for role in ROLES:
             user, _ = User.objects.get_or_create(username=role)
             user.set_password(opts["password"])

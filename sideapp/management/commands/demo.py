@@ -81,7 +81,7 @@ class Command(BaseCommand):
         allow = ",".join(dict.fromkeys([*settings.SIDE_FETCH_ALLOWLIST, SOURCES_HOST]))
         return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow,
                     SIDE_FETCH_HOST_DELAY=os.environ.get("SIDE_FETCH_HOST_DELAY", "0.05"),
-                    DEBUG=os.environ.get("DEBUG", "true"))
+                    DEBUG=os.environ.get("DEBUG", "false"))
 
     def _spawn(self, args: list[str], env: dict[str, str]) -> None:
         command = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *args]

@@ -9,9 +9,10 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from sideapp.claims.reports import scan_item_report
+from sideapp.management.database import require_migrated_database
 from sideapp.pipeline import dispatch
 from sideapp.scans.models import ScanJob
-from sideapp.claims.reports import scan_item_report
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikis import wiki_for
 
@@ -29,6 +30,7 @@ class Command(BaseCommand):
                             help="scan the N most recently changed articles")
 
     def handle(self, *args, **opts):
+        require_migrated_database()
         kind, titles = self._kind(opts)
         wiki = wiki_for(api_url=opts["wiki"])
         limit = opts["recent"] or 5000
