@@ -76,8 +76,10 @@ class BrowserTestCase(StaticLiveServerTestCase):
         self.page.goto(self.url("/login/"))
         self.page.fill("input[name=username]", username)
         self.page.fill("input[name=password]", password)
-        self.page.keyboard.press("Enter")
-        self.page.wait_for_load_state()
+        with self.page.expect_navigation():
+            self.page.keyboard.press("Enter")
+        if "/login/" in self.page.url:
+            raise AssertionError(f"{username} could not log in")
 
     def screenshot(self, name: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,76 @@
+"""In a real browser: an editor works through the flagged list by keyboard and dismisses
+a flag; an admin starts a scan and watches it finish. Screenshots land in var/screenshots/."""
+from __future__ import annotations
+
+from harness.claims import ClaimRow, article_with_claims
+from sideapp.claims.models import ClaimReview
+from sideapp.models import ScanJob
+from tests.browser_support import BrowserTestCase
+from tests.pipeline_support import PipelineTestCase
+from tests.users import cast
+
+
+class EditorBrowserTests(BrowserTestCase):
+    def setUp(self):
+        super().setUp()
+        self.users = cast()
+        _, self.claims = article_with_claims("Kell Bridge", [
+            ClaimRow("The viaduct opened in 1931.", "not_supported", 0.10, ["History"],
+                     cited_url="http://a.test/1", suggestion_url="http://b.test/1", better=True),
+            ClaimRow("It has nine arches.", "partially_supported", 0.40, ["Design"], cited_url="http://a.test/2"),
+        ])
+        self.log_in(self.users["editor"].username)
+
+    def search_by_keyboard(self, words: str) -> None:
+        self.page.goto(self.url("/claims/"))
+        self.page.keyboard.press("/")
+        self.page.keyboard.type(words)
+        with self.page.expect_response(lambda r: "/claims/?" in r.url) as answer:
+            self.page.keyboard.press("Enter")
+        self.assertEqual(answer.value.status, 200)
+        self.page.wait_for_function("document.querySelectorAll('#claim-rows tr[data-href]').length === 1")
+
+    def test_an_editor_searches_moves_and_opens_a_claim_by_keyboard(self):
+        self.search_by_keyboard("viaduct")
+        self.assertIn("q=viaduct", self.page.url)
+        self.screenshot("list-searched")
+        self.page.keyboard.press("Escape")
+        self.page.keyboard.press("j")
+        self.page.keyboard.press("o")
+        self.page.wait_for_url(f"**/claims/{self.claims[0].pk}/")
+        self.assertIn("not supported", self.page.inner_text("main"))
+        self.screenshot("claim-page")
+        self.page.go_back()
+        self.page.wait_for_selector("#claim-rows tr[data-href]")
+        self.assertEqual(self.page.input_value("input[name=q]"), "viaduct")
+        self.assertEqual(self.page.locator("#claim-rows tr[data-href]").count(), 1)
+
+    def test_an_editor_dismisses_a_flag_and_it_leaves_their_list(self):
+        self.page.goto(self.url(f"/claims/{self.claims[0].pk}/"))
+        self.page.select_option("#claim-reviews select[name=reason]", "source_supports")
+        self.page.click("#claim-reviews button:has-text('Dismiss')")
+        self.page.wait_for_selector("text=Flag dismissed")
+        self.screenshot("claim-dismissed")
+        review = ClaimReview.objects.get()
+        self.assertEqual((review.user, review.reason), (self.users["editor"], "source_supports"))
+        self.page.goto(self.url("/claims/"))
+        self.assertNotIn("The viaduct opened in 1931.", self.page.inner_text("#claim-rows"))
+        self.assertIn("It has nine arches.", self.page.inner_text("#claim-rows"))
+
+
+class AdminScanBrowserTests(BrowserTestCase, PipelineTestCase):
+    def test_an_admin_starts_a_scan_and_watches_it_finish(self):
+        users = cast()
+        self.log_in(users["admin"].username)
+        self.page.goto(self.url("/scans/"))
+        self.page.fill("textarea[name=titles]", "Margaret Ellery")
+        self.page.fill("input[name=wiki]", self.wiki.api_url)
+        self.page.click("button:has-text('Scan')")
+        self.page.wait_for_selector("#scan-status")
+        self.screenshot("scan-queued")
+        self.run_workers()
+        self.page.wait_for_selector("#scan-status .status.done", timeout=30_000)
+        self.screenshot("scan-done")
+        job = ScanJob.objects.get()
+        self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
+        self.assertIn("Margaret Ellery", self.page.inner_text("#scan-status"))
