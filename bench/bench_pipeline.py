@@ -13,7 +13,6 @@ Uses its own database (sideeditor_bench), dropped and re-created each run.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -26,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DB_NAME = "sideeditor_bench"
 SOURCES_HOST = "127.0.0.2"
+
+from bench.benchdb import fresh_database, manage  # noqa: E402 - after the path is set
 
 
 def make_sources(folder: Path, count: int) -> list[tuple[str, str]]:
@@ -59,18 +60,6 @@ def article_text(base: str, sources: list[tuple[str, str]]) -> str:
         cite = f"{{{{cite web|url={base}/pages/{sources[cited][0]}|title=Bench page {cited}}}}}"
         lines.append(f"{claim}<ref>{cite}</ref>")
     return "\n\n".join(lines) + "\n\n== References ==\n{{reflist}}\n"
-
-
-def reset_database(env: dict) -> None:
-    admin = "postgres://postgres@127.0.0.1:5432/postgres"
-    subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {DB_NAME}"], check=True)
-    subprocess.run(["psql", admin, "-qc", f"CREATE DATABASE {DB_NAME}"], check=True)
-    manage(env, "migrate", "-v0")
-
-
-def manage(env: dict, *args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
-                          check=True, **kwargs)
 
 
 def peak_rss(process: subprocess.Popen) -> tuple[threading.Thread, list[int]]:
@@ -128,7 +117,7 @@ def stage_times(env: dict) -> dict:
 
 
 def run_sync_baseline(env: dict, api_url: str) -> float:
-    reset_database(env)
+    env.update(fresh_database(DB_NAME))
     started = time.perf_counter()
     manage(env, "scan_article", "Bench article", "--wiki", api_url, "--sync", stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
@@ -146,11 +135,9 @@ def main() -> None:
         pages = make_sources(tmp / "sources", args.citations)
         with SourceServer(tmp / "sources", host=SOURCES_HOST) as server, MediaWikiServer(tmp / "wiki") as wiki:
             wiki.load_pages({"Bench article": article_text(server.base_url, pages)})
-            env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
-                       REDIS_URL="redis://127.0.0.1:6379/14", SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
-                       SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"), DEBUG="true")
             subprocess.run(["redis-cli", "-n", "14", "flushdb"], check=True, stdout=subprocess.DEVNULL)
-            reset_database(env)
+            env = fresh_database(DB_NAME, REDIS_URL="redis://127.0.0.1:6379/14", SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
+                                 SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"))
             result = run_worker_pipeline(env, wiki.api_url)
             env["SIDE_INDEX_DIR"] = str(tmp / "index-sync")
             baseline = run_sync_baseline(env, wiki.api_url)

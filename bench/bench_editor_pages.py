@@ -1,0 +1,161 @@
+"""Editors' pages under load: 50,000 claims in PostgreSQL, 10 concurrent clients.
+
+    .venv/bin/python bench/bench_editor_pages.py [--claims 50000] [--clients 10] [--seconds 20]
+
+Fills its own database (sideeditor_bench_pages) with claims spread over 500 articles
+(verdicts, sections, suggestions and editors' dismissals as a finished scan leaves them),
+serves the app with gunicorn (2 workers, as on the 2-core machine) on loopback, and drives
+each page kind with N client threads, each logged in with its own session. Prints p50 /
+p95 latency and requests per second per page kind. Baseline in the same run: the plain
+flagged list (the only list the app had before filters) at the same load.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.benchdb import fresh_database, manage  # noqa: E402
+
+DB_NAME = "sideeditor_bench_pages"
+WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
+VERDICTS = ["not_supported", "partially_supported", "supported", "source_unavailable"]
+
+
+def fill(claims: int) -> list[int]:
+    """Write the claims; returns their primary keys."""
+    from django.contrib.auth.models import User
+
+    from harness.claims import ClaimRow, add_claims
+    from sideapp.claims.models import ClaimReview
+    from sideapp.models import Article, Revision, Wiki
+    from tests.users import make_user
+
+    rng = random.Random(7)
+    wiki = Wiki.objects.create(api_url="http://wiki.bench/api.php")
+    per_article, pks = claims // 500, []
+    for a in range(500):
+        article = Article.objects.create(wiki=wiki, title=f"Bench {rng.choice(WORDS).title()} {a}")
+        revision = Revision.objects.create(article=article, rev_id=a + 1, wikitext="")
+        article.current_revision = revision
+        article.save(update_fields=["current_revision"])
+        rows = [ClaimRow(f"The {rng.choice(WORDS)} {n} opened in {1800 + rng.randrange(200)} near the "
+                         f"{rng.choice(WORDS)}.", rng.choice(VERDICTS), rng.random(), [rng.choice(["History", "Design"])],
+                         needs_citation=n % 17 == 0, cited_url="" if n % 17 == 0 else f"http://s.bench/{a}/{n}",
+                         suggestion_url=f"http://g.bench/{a}/{n}" if n % 3 == 0 else "", better=n % 6 == 0)
+                for n in range(per_article)]
+        pks += [c.pk for c in add_claims(article, revision, rows, first=a * per_article)]
+    editors = [make_user(f"bench_editor_{n}", "editor") for n in range(10)]
+    ClaimReview.objects.bulk_create([ClaimReview(claim_id=pk, user=rng.choice(editors), kind="dismissed",
+                                                 reason="claim_fine") for pk in rng.sample(pks, len(pks) // 20)])
+    User.objects.filter(username__startswith="bench_editor_").update(is_active=True)
+    return pks
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def session(base: str, n: int):
+    import requests
+
+    from tests.users import PASSWORD
+
+    s = requests.Session()
+    page = s.get(f"{base}/login/").text
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    s.post(f"{base}/login/", data={"username": f"bench_editor_{n}", "password": PASSWORD,
+                                   "csrfmiddlewaretoken": token}, headers={"Referer": f"{base}/login/"})
+    return s
+
+
+def drive(base: str, paths: list[str], clients: int, seconds: float) -> dict:
+    sessions = [session(base, n) for n in range(clients)]
+    times: list[float] = []
+    errors = [0]
+    stop = time.monotonic() + seconds
+
+    def client(s) -> None:
+        rng = random.Random(id(s))
+        while time.monotonic() < stop:
+            started = time.perf_counter()
+            response = s.get(base + rng.choice(paths))
+            times.append(time.perf_counter() - started)
+            errors[0] += response.status_code != 200
+
+    threads = [threading.Thread(target=client, args=(s,)) for s in sessions]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - began
+    ordered = sorted(times)
+    return {"requests": len(times), "errors": errors[0], "rps": len(times) / elapsed,
+            "p50": statistics.median(ordered) * 1000, "p95": ordered[int(len(ordered) * 0.95)] * 1000}
+
+
+def page_kinds(pks: list[int]) -> dict[str, list[str]]:
+    rng = random.Random(3)
+    return {
+        "flagged list (baseline: the list before filters)": ["/claims/"],
+        "filtered list (verdict, section, sort, page)": [
+            "/claims/?verdict=not_supported&section=history&sort=article",
+            "/claims/?better=on&page=3", "/claims/?show=all&sort=newest&page=40", "/claims/?needs_source=on"],
+        "search over claim text": [f"/claims/?q={w}" for w in WORDS],
+        "claim page": [f"/claims/{pk}/" for pk in rng.sample(pks, 200)],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--claims", type=int, default=50_000)
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    env = fresh_database(DB_NAME)
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    started = time.perf_counter()
+    pks = fill(args.claims)
+    print(f"filled {len(pks)} claims in {time.perf_counter() - started:.0f} s")
+    manage(env, "shell", "-c", "from django.db import connection; connection.cursor().execute('ANALYZE')")
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+                               "--log-level", "warning"], env=env, cwd=ROOT)
+    try:
+        time.sleep(4)
+        base = f"http://127.0.0.1:{port}"
+        print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
+              f"--clients {args.clients} --seconds {args.seconds:g}")
+        print(f"| page ({args.clients} concurrent clients, {len(pks):,} claims) | p50 ms | p95 ms | req/s | errors |")
+        print("|---|---|---|---|---|")
+        for name, paths in page_kinds(pks).items():
+            r = drive(base, paths, args.clients, args.seconds)
+            print(f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors']} |")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
