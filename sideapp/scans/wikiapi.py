@@ -152,6 +152,9 @@ class WikiClient:
         session.hooks["response"].append(_raise_on_lag)
         # mwclient sets its User-Agent only on a session of its own making.
         session.headers["User-Agent"] = f"{self.config.user_agent} {mwclient.client.USER_AGENT}"
+        if self.config.maxlag is not None:
+            # On the session, so that mwclient's own calls (site info, login) carry it too.
+            session.params["maxlag"] = str(self.config.maxlag)
         site = mwclient.Site(
             host, path=path, scheme=scheme, pool=session,
             connection_options={"timeout": self.config.timeout},
@@ -199,8 +202,6 @@ class WikiClient:
         return self.config.backoff * 2 ** (state.attempt_number - 1)
 
     def _api(self, action: str, **params) -> dict:
-        if self.config.maxlag is not None:
-            params.setdefault("maxlag", self.config.maxlag)
         try:
             return self._retrying(action, lambda: self.site.api(action, **params))
         except APIError as exc:
