@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from sideapp.claims import views as claims
 from sideapp.corpus import views as corpus
+from sideapp.edits import views as edits
 from sideapp.scans import views as scans
 from sideapp.web import home
 
@@ -15,6 +16,9 @@ urlpatterns = [
     path("scans/<int:pk>/", scans.scan_detail, name="scan_detail"),
     path("claims/", claims.claim_list, name="claim_list"),
     path("claims/<int:pk>/", claims.claim_detail, name="claim_detail"),
+    path("claims/<int:pk>/suggestions/<int:spk>/apply/", edits.suggestion_apply, name="suggestion_apply"),
+    path("claims/<int:pk>/tag/", edits.claim_tag, name="claim_tag"),
+    path("articles/<int:pk>/report/", edits.article_report, name="article_report"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("admin/", admin.site.urls),
