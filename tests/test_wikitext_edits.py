@@ -121,22 +121,31 @@ class ReplaceCitationTests(TestCase):
         self.assertIn("a railway." + NEW_REF + "\n", change.new)
         self.assertNotIn("n.example", change.new)
 
+    @staticmethod
+    def replace_list_defined(body: str, claim_start: str) -> str:
+        text = body + "\n\n== References ==\n<references>\n<ref name=ld>{{cite web |url=https://l.example/ |title=L}}</ref>\n</references>\n"
+        claim, cited = cited_for(text, claim_start)
+        return replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+
     def test_it_removes_a_list_defined_ref_that_loses_its_only_use(self):
-        text = ("Only claim here.<ref name=ld/>\n\n== References ==\n"
-                "<references>\n<ref name=ld>{{cite web |url=https://l.example/ |title=L}}</ref>\n</references>\n")
-        claim, cited = cited_for(text, "Only claim")
-        change = replace_citation(text, claim_text=claim, cited=cited, source=SOURCE)
-        self.assertIn("Only claim here." + NEW_REF, change.new)
-        self.assertNotIn("l.example", change.new)
-        self.assertIn("<references>", change.new)
+        new = self.replace_list_defined("Only claim here.<ref name=ld/>", "Only claim")
+        self.assertIn("Only claim here." + NEW_REF, new)
+        self.assertNotIn("l.example", new)
+        self.assertIn("<references>", new)
+
+    def test_it_finds_list_defined_refs_in_reflist_refs_too(self):
+        text = ("A claim in prose.<ref name=r1/>\n\n{{reflist|refs=\n"
+                "<ref name=r1>{{cite web |url=https://r.example/ |title={{!}}R}}</ref>\n}}\n")
+        claim, cited = cited_for(text, "A claim")
+        new = replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+        self.assertIn("A claim in prose." + NEW_REF, new)
+        self.assertNotIn("r.example", new)
+        self.assertTrue(new.rstrip().endswith("}}"))
 
     def test_it_keeps_a_list_defined_ref_still_used_elsewhere(self):
-        text = ("First claim.<ref name=ld/> Second claim.<ref name=ld/>\n\n"
-                "<references>\n<ref name=ld>{{cite web |url=https://l.example/ |title=L}}</ref>\n</references>\n")
-        claim, cited = cited_for(text, "Second")
-        change = replace_citation(text, claim_text=claim, cited=cited, source=SOURCE)
-        self.assertIn("First claim.<ref name=ld/> Second claim." + NEW_REF, change.new)
-        self.assertIn("l.example", change.new)
+        new = self.replace_list_defined("First claim.<ref name=ld/> Second claim.<ref name=ld/>", "Second")
+        self.assertIn("First claim.<ref name=ld/> Second claim." + NEW_REF, new)
+        self.assertIn("l.example", new)
 
 
 class TagTests(TestCase):

@@ -28,6 +28,7 @@ _REF_LIST = re.compile(
 # A simple (non-nested) template: maintenance tags and short footnotes are written so.
 _TEMPLATE = re.compile(r"\{\{([^{}|]+)(?:\|[^{}]*)?\}\}")
 _WORD = re.compile(r"\w+", re.U)
+_BRACES = re.compile(r"\{\{|\}\}")
 
 
 class LocateError(ValueError):
@@ -81,17 +82,11 @@ def _list_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _template_end(text: str, start: int) -> int:
-    depth, i = 0, start
-    while i < len(text) - 1:
-        pair = text[i : i + 2]
-        if pair == "{{":
-            depth, i = depth + 1, i + 2
-        elif pair == "}}":
-            depth, i = depth - 1, i + 2
-            if depth == 0:
-                return i
-        else:
-            i += 1
+    depth = 0
+    for brace in _BRACES.finditer(text, start):
+        depth += 1 if brace.group() == "{{" else -1
+        if depth == 0:
+            return brace.end()
     return len(text)
 
 
