@@ -21,16 +21,17 @@ class _Broken(BaseHTTPRequestHandler):
     seen: list[tuple[str, str]] = []  # (User-Agent, request body) of every request
 
     def _answer(self):
+        mode = self.mode  # as it was when the request came, whatever a later test sets
         type(self).hits += 1
         length = int(self.headers.get("Content-Length") or 0)
         type(self).seen.append((self.headers.get("User-Agent", ""),
                                 (self.path + " " + self.rfile.read(length).decode())))
-        if self.mode == "slow":
+        if mode == "slow":
             time.sleep(2)
-        if self.mode == "lagged":
+        if mode == "lagged":
             return self._lagged()
         body = b"<html><body>Internal error</body></html>"
-        self.send_response(500 if self.mode == "html" else 200)
+        self.send_response(500 if mode == "html" else 200)
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
