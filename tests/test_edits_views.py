@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 
+from sideapp.edits import selectors
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.services import audit_record
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
@@ -136,3 +137,14 @@ class EditPagesTests(TestCase):
                              claim=self.claim, detail="source does support it")
         self.assertEqual(entry.article, self.article)
         self.assertIn("eve_editor dismissed a flag", str(entry))
+
+    def test_the_weakest_citation_is_the_one_replaced_or_tagged(self):
+        good = Citation.objects.create(article=self.article, fingerprint="g", kind="ref", raw="g")
+        unread = Citation.objects.create(article=self.article, fingerprint="u", kind="ref", raw="u")
+        ClaimCitation.objects.create(claim=self.claim, citation=good, position=1, verdict="supported", score=0.95)
+        claim = selectors.claim_for_edit(self.claim.pk)
+        self.assertEqual(selectors.failing_link(claim).citation.raw, self.claim.citations.get(fingerprint="h").raw)
+        ClaimCitation.objects.create(claim=self.claim, citation=unread, position=2, verdict="source_unavailable")
+        claim = selectors.claim_for_edit(self.claim.pk)
+        self.assertEqual(selectors.failing_link(claim).citation, unread)
+        self.assertEqual(selectors.last_link(claim).citation, unread)

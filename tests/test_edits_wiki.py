@@ -6,12 +6,17 @@ from __future__ import annotations
 import itertools
 import uuid
 
+from datetime import datetime, timezone
+from unittest import mock
+
 from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 
 from harness.mediawiki import shared_test_wiki
 from sideapp.edits.models import AuditEntry
-from sideapp.models import Claim, ScanJob, Suggestion
+from sideapp.models import Claim, ScanJob, Suggestion, Wiki
+from sideapp.scans.wikiapi import EditConflict, WikiClient
+from sideapp.scans.wikis import client_for
 from tests.users import PASSWORD, cast
 from tests.wiki_support import scan_titles
 
@@ -129,3 +134,16 @@ class WikiEditFlowTests(TestCase):
         annotator.login(username=self.users["annotator"].username, password=PASSWORD)
         self.assertEqual(annotator.post(url, {"confirm": "1"}).status_code, 403)
         self.assertNotIn("failed verification", self.wiki_text())
+
+    def test_the_wiki_itself_refuses_a_save_on_a_stale_base_revision(self):
+        """The second line of defence: an edit landing between our check and the save."""
+        base_rev = self.server.current_revid(self.title)
+        client = client_for(Wiki.objects.get(api_url=self.server.api_url), interactive=True)
+        base_stamp = client.latest_revision(self.title)[1]
+        self.server.edit(self.title, PAGE.replace("red stone", "grey granite"), summary="a human edit")
+        ours = PAGE.replace("red stone", "yellow brick")
+        with mock.patch.object(WikiClient, "latest_revision", return_value=(base_rev, base_stamp)):
+            with self.assertRaisesRegex(EditConflict, "nothing was saved"):
+                client.edit(self.title, ours, "test", baserevid=base_rev,
+                            starttimestamp=datetime.now(timezone.utc))
+        self.assertIn("grey granite", self.wiki_text())

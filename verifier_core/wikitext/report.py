@@ -47,12 +47,12 @@ def external_link(link: Link) -> str:
 
 def flagged_claims_table(rows: list[ReportRow], *, title: str, rev_id: int, checked: date) -> str:
     """The talk-page section: a heading, one line of what was checked, the table."""
+    count = "1 claim" if len(rows) == 1 else f"{len(rows)} claims"
     lines = [
         "== Citations flagged by Side editor ==",
         f"Side editor checked the citations of [[Special:Permalink/{rev_id}|revision {rev_id}]] "
-        f"of [[{title}]] on {checked.isoformat()}. {len(rows)} claim"
-        f"{'' if len(rows) == 1 else 's'} may not be supported by the sources cited for "
-        "them; please check them. ~~~~",
+        f"of [[{title}]] on {checked.isoformat()}: {count} may not be supported by the "
+        "sources cited for them, or need one. Please check. ~~~~",
         "",
         '{| class="wikitable sortable"',
         "! Claim !! Cited source !! Verdict !! Best suggestion",
