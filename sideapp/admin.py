@@ -8,6 +8,8 @@ from sideapp.claims.models import Claim, ClaimReview
 from sideapp.scans.models import Article, ScanJob, Wiki
 from sideapp.sources.models import Source
 
+from sideapp.edits import admin as _edits_admin  # noqa: F401,E402  (registers AuditEntry)
+
 
 class ReadOnly(admin.ModelAdmin):
     def has_add_permission(self, request):

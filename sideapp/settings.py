@@ -123,9 +123,15 @@ TEST_RUNNER = "tests.runner.SideTestRunner"
 SIDE_WIKI_API_URL = env_str("SIDE_WIKI_API_URL", "http://127.0.0.1:8089/api.php")
 SIDE_WIKI_USERNAME = env_str("SIDE_WIKI_USERNAME", "")
 SIDE_WIKI_PASSWORD = env_str("SIDE_WIKI_PASSWORD", "")
+# Wikimedia's User-Agent policy: name/version (contact) library/version; mwclient appends
+# its own "mwclient/x.y". Set SIDE_WIKI_CONTACT to an e-mail or a user page of the operator.
+SIDE_WIKI_CONTACT = env_str("SIDE_WIKI_CONTACT", "https://github.com/side-editor")
 SIDE_WIKI_USER_AGENT = env_str(
-    "SIDE_WIKI_USER_AGENT", "SideEditor/0.1 (citation verification assistant)"
+    "SIDE_WIKI_USER_AGENT",
+    f"SideEditor/0.1 ({SIDE_WIKI_CONTACT}; citation verification assistant)",
 )
+# Scans and other background reads send maxlag=N and wait as long as a lagged wiki asks.
+SIDE_WIKI_MAXLAG = env_int("SIDE_WIKI_MAXLAG", 5)
 SIDE_WIKI_TIMEOUT = env_float("SIDE_WIKI_TIMEOUT", 20.0)
 SIDE_WIKI_RETRIES = env_int("SIDE_WIKI_RETRIES", 3)
 SIDE_WIKI_BACKOFF = env_float("SIDE_WIKI_BACKOFF", 1.0)

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from sideapp.claims import views as claims
 from sideapp.corpus import views as corpus
+from sideapp.edits import views as edits
 from sideapp.scans import views as scans
 from sideapp.web import home, people
 
@@ -20,6 +21,9 @@ urlpatterns = [
     path("claims/<int:pk>/dismiss/", claims.claim_dismiss, name="claim_dismiss"),
     path("claims/<int:pk>/verified/", claims.claim_verified, name="claim_verified"),
     path("claims/<int:pk>/undo/", claims.claim_review_undo, name="claim_review_undo"),
+    path("claims/<int:pk>/suggestions/<int:spk>/apply/", edits.suggestion_apply, name="suggestion_apply"),
+    path("claims/<int:pk>/tag/", edits.claim_tag, name="claim_tag"),
+    path("articles/<int:pk>/report/", edits.article_report, name="article_report"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("people/", people.people, name="people"),

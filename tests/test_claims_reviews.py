@@ -8,6 +8,7 @@ from django.urls import reverse
 from harness.claims import ClaimRow, article_with_claims
 from sideapp.claims.models import ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_save
+from sideapp.edits.models import AuditEntry
 from tests.users import PASSWORD, cast
 
 
@@ -39,6 +40,9 @@ class ClaimReviewTests(TestCase):
                          (self.users["editor"], "dismissed", "source_supports", "see p. 4"))
         page = self.client_for("admin").get(reverse("claim_detail", args=[self.claim.pk]))
         self.assertContains(page, "1 editor judged this")
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.user, entry.action, entry.claim, entry.detail),
+                         (self.users["editor"], "dismiss", self.claim, "the source does support the claim"))
 
     def test_dismissing_a_suggestion_needs_a_suggestion_reason(self):
         suggestion = self.claim.suggestions.get()
@@ -63,6 +67,8 @@ class ClaimReviewTests(TestCase):
         self.assertEqual(list(ClaimReview.objects.values_list("kind", flat=True)), ["verified"])
         self.post("claim_review_undo")
         self.assertFalse(ClaimReview.objects.exists())
+        self.assertEqual(list(AuditEntry.objects.order_by("pk").values_list("action", flat=True)),
+                         ["dismiss", "verified", "take_back"])
 
     def test_htmx_gets_the_review_panel_back(self):
         response = self.client_for("editor").post(reverse("claim_verified", args=[self.claim.pk]),

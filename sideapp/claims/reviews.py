@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from sideapp.claims.models import Claim, ClaimReview, Suggestion
+from sideapp.edits.models import AuditEntry
+from sideapp.edits.services import audit_record
 
 
 class ReviewRefused(ValueError):
@@ -25,10 +27,19 @@ def claim_review_save(*, claim: Claim, user, kind: str, reason: str = "", note: 
         claim=claim, user=user, suggestion=suggestion,
         defaults={"kind": kind, "reason": reason, "note": note.strip()},
     )
+    action = AuditEntry.Action.VERIFIED if kind == ClaimReview.Kind.VERIFIED else (
+        AuditEntry.Action.DISMISS_SUGGESTION if suggestion else AuditEntry.Action.DISMISS)
+    detail = review.get_reason_display() if reason else ""
+    if suggestion:
+        detail = f"{suggestion.url}: {detail}"
+    audit_record(user=user, action=action, claim=claim, detail=detail)
     return review
 
 
 @transaction.atomic
 def claim_review_clear(*, claim: Claim, user, suggestion: Suggestion | None = None) -> int:
     deleted, _ = ClaimReview.objects.filter(claim=claim, user=user, suggestion=suggestion).delete()
+    if deleted:
+        audit_record(user=user, action=AuditEntry.Action.TAKE_BACK, claim=claim,
+                     detail=suggestion.url if suggestion else "")
     return deleted

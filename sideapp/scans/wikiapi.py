@@ -1,23 +1,35 @@
-"""Talking to a MediaWiki through its API with mwclient.
+"""Talking to a MediaWiki through its API with mwclient, politely.
 
-Every failure becomes a `WikiError` subclass with a sentence a user can read; network
-trouble is retried with exponential backoff before it is reported.
+Every failure becomes a `WikiError` subclass with a sentence a user can read. Etiquette
+for any real wiki (https://www.mediawiki.org/wiki/API:Etiquette):
+
+- a descriptive User-Agent with the operator's contact (`SIDE_WIKI_CONTACT`);
+- one request at a time per wiki in this process (a lock per API URL);
+- `maxlag` on non-interactive calls (scans): a lagged wiki answers "maxlag" with a
+  Retry-After header, and we wait that long before asking again;
+- network trouble is retried with exponential backoff (tenacity) before it is reported;
+- writes go through a bot-password login of the configured account, with the base
+  revision so that an edit never overwrites a change made since the scan.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, TypeVar
-from urllib.parse import urlsplit
+from typing import TypeVar
+from urllib.parse import urlencode, urlsplit
 
 import mwclient
 import requests
 from mwclient.errors import APIError, LoginError
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_MAX_LAG_WAIT = 120.0  # seconds; a wiki asking for longer is treated as down
 
 
 class WikiError(Exception):
@@ -36,6 +48,26 @@ class InvalidTitle(WikiError):
     pass
 
 
+class WikiLoginFailed(WikiError):
+    pass
+
+
+class EditConflict(WikiError):
+    """The page changed since the revision the edit was built on; nothing was saved."""
+
+
+class EditRefused(WikiError):
+    """The wiki did not save the edit (protection, permissions, a filter, no change)."""
+
+
+class ServerLagged(Exception):
+    """The wiki's replicas lag more than our maxlag; it asked us to wait `seconds`."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"the wiki asked to wait {seconds:g} s (replication lag)")
+        self.seconds = seconds
+
+
 @dataclass(frozen=True)
 class PageData:
     title: str  # the title the content belongs to (after following redirects)
@@ -49,14 +81,23 @@ class PageData:
 
 
 @dataclass(frozen=True)
+class SavedEdit:
+    title: str
+    old_rev_id: int
+    rev_id: int
+    diff_url: str  # the change on the wiki, for editors to check
+
+
+@dataclass(frozen=True)
 class ClientConfig:
     api_url: str
-    username: str = ""
+    username: str = ""  # a bot password's "User@app" name
     password: str = ""
     user_agent: str = "SideEditor/0.1"
     timeout: float = 20.0
     retries: int = 3
     backoff: float = 1.0  # seconds before the first retry, doubled each time
+    maxlag: int | None = None  # set on non-interactive clients (scans)
 
 
 def _split_api_url(api_url: str) -> tuple[str, str, str]:
@@ -69,13 +110,34 @@ def _split_api_url(api_url: str) -> tuple[str, str, str]:
     return parts.scheme, parts.netloc, path[: -len("api.php")]
 
 
+_locks: dict[str, threading.RLock] = {}
+_locks_guard = threading.Lock()
+
+
+def wiki_lock(api_url: str) -> threading.RLock:
+    """The lock that keeps this process to one request at a time on one wiki."""
+    with _locks_guard:
+        return _locks.setdefault(api_url, threading.RLock())
+
+
+def _raise_on_lag(response: requests.Response, *args, **kwargs) -> None:
+    # mwclient would sleep on its own here; we want tenacity to own every wait.
+    if response.headers.get("x-database-lag"):
+        raise ServerLagged(float(response.headers.get("retry-after") or 5))
+
+
+_RETRIED = (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, ValueError,
+            ServerLagged)  # ValueError: mwclient's answer to a non-JSON page (an HTML error)
+
+
 class WikiClient:
-    """A thin, retrying layer over mwclient for the calls a scan needs."""
+    """A polite, retrying layer over mwclient for the calls the app needs."""
 
     def __init__(self, config: ClientConfig, sleep: Callable[[float], None] = time.sleep):
         self.config = config
         self._sleep = sleep
         self._site: mwclient.Site | None = None
+        self._lock = wiki_lock(config.api_url)
 
     # -- connection -----------------------------------------------------------------
     @property
@@ -86,46 +148,64 @@ class WikiClient:
 
     def _connect(self) -> mwclient.Site:
         scheme, host, path = _split_api_url(self.config.api_url)
+        session = requests.Session()
+        session.hooks["response"].append(_raise_on_lag)
+        # mwclient sets its User-Agent only on a session of its own making.
+        session.headers["User-Agent"] = f"{self.config.user_agent} {mwclient.client.USER_AGENT}"
+        if self.config.maxlag is not None:
+            # On the session, so that mwclient's own calls (site info, login) carry it too.
+            session.params["maxlag"] = str(self.config.maxlag)
         site = mwclient.Site(
-            host,
-            path=path,
-            scheme=scheme,
-            clients_useragent=self.config.user_agent,
+            host, path=path, scheme=scheme, pool=session,
             connection_options={"timeout": self.config.timeout},
-            max_retries=0,  # our own retry loop decides; mwclient's would sleep for minutes
+            max_retries=0,  # tenacity decides; mwclient's own loop would sleep for minutes
             force_login=False,
         )
         if self.config.username:
             try:
                 site.login(self.config.username, self.config.password)
             except LoginError as exc:
-                raise WikiUnavailable(f"login as {self.config.username!r} failed: {exc}") from exc
+                raise WikiLoginFailed(
+                    f"the wiki refused the login of {self.config.username!r}: "
+                    f"{_login_reason(exc)}; check SIDE_WIKI_USERNAME and SIDE_WIKI_PASSWORD "
+                    "(a bot password, Special:BotPasswords)"
+                ) from exc
         return site
 
-    def _retrying(self, what: str, call: Callable[[], T]) -> T:
-        delay = self.config.backoff
-        for attempt in range(1, self.config.retries + 1):
-            try:
+    def _retrying(self, what: str, call: Callable[[], T], attempts: int | None = None) -> T:
+        attempts = attempts or self.config.retries
+
+        def locked() -> T:
+            with self._lock:
                 return call()
-            except WikiError:
-                raise
-            except (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, ValueError) as exc:
-                # ValueError: mwclient raises it on a non-JSON answer (an HTML error page).
-                if attempt == self.config.retries:
-                    raise WikiUnavailable(
-                        f"wiki API at {self.config.api_url} unreachable after {attempt} "
-                        f"attempts ({what}): {type(exc).__name__}: {exc}"
-                    ) from exc
-                log.warning("wiki %s failed (attempt %d): %s; retrying", what, attempt, exc)
-                self._sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")
+
+        retrying = Retrying(
+            retry=retry_if_exception_type(_RETRIED), stop=stop_after_attempt(attempts),
+            wait=self._wait, sleep=self._sleep, reraise=True,
+            before_sleep=lambda state: log.warning(
+                "wiki %s failed (attempt %d): %s; retrying", what, state.attempt_number,
+                state.outcome.exception()),
+        )
+        try:
+            return retrying(locked)
+        except _RETRIED as exc:
+            raise WikiUnavailable(
+                f"the wiki at {self.config.api_url} did not answer ({what}); unreachable "
+                f"after {attempts} attempts: {type(exc).__name__}: {exc}"
+            ) from exc
+
+    def _wait(self, state: RetryCallState) -> float:
+        """As long as a lagged wiki asks; otherwise `backoff`, doubled each time."""
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, ServerLagged):
+            return min(exc.seconds, _MAX_LAG_WAIT)
+        return self.config.backoff * 2 ** (state.attempt_number - 1)
 
     def _api(self, action: str, **params) -> dict:
         try:
             return self._retrying(action, lambda: self.site.api(action, **params))
         except APIError as exc:
-            raise WikiUnavailable(f"wiki API refused {action}: {exc.code}: {exc.info}") from exc
+            raise WikiUnavailable(f"the wiki refused {action}: {exc.code}: {exc.info}") from exc
 
     # -- reads -----------------------------------------------------------------------
     def page(self, title: str) -> PageData:
@@ -178,6 +258,78 @@ class WikiClient:
                 titles.append(change["title"])
         return titles[:limit]
 
+
+    # -- writes ----------------------------------------------------------------------
+    def latest_revision(self, title: str) -> tuple[int, str]:
+        """(revision id, timestamp) of the page's latest revision, asked now."""
+        result = self._api("query", titles=title, prop="revisions", rvprop="ids|timestamp",
+                           formatversion=2)
+        pages = result.get("query", {}).get("pages", [])
+        if not pages or pages[0].get("missing") or not pages[0].get("revisions"):
+            raise PageMissing(f"page {title!r} does not exist on the wiki")
+        revision = pages[0]["revisions"][0]
+        return int(revision["revid"]), revision["timestamp"]
+
+    def edit(self, title: str, text: str, summary: str, baserevid: int,
+             starttimestamp: datetime) -> SavedEdit:
+        """Save `text` as `title` if its latest revision is still `baserevid`.
+
+        Raises `EditConflict` when someone edited the page since (checked first here,
+        and again by the wiki itself through baserevid/basetimestamp/starttimestamp in
+        case an edit lands in between). A save is never retried: a timeout after the
+        wiki stored it must not store it twice.
+        """
+        if not self.config.username:
+            raise WikiLoginFailed("no wiki account is configured for edits: set "
+                                  "SIDE_WIKI_USERNAME and SIDE_WIKI_PASSWORD (a bot password)")
+        latest, stamp = self.latest_revision(title)
+        if latest != baserevid:
+            raise EditConflict(_conflict_message(title, baserevid, latest))
+        params = {
+            "title": title, "text": text, "summary": summary, "nocreate": 1,
+            "baserevid": baserevid, "basetimestamp": stamp,
+            "starttimestamp": starttimestamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "assert": "user", "formatversion": 2,
+        }
+        try:
+            result = self._retrying("edit", lambda: self.site.api(
+                "edit", token=self.site.get_token("csrf"), **params), attempts=1)["edit"]
+        except APIError as exc:
+            raise _edit_error(title, baserevid, exc) from exc
+        if result.get("result") != "Success":
+            raise EditRefused(f"the wiki did not save the edit of {title!r}: {result}")
+        if result.get("nochange"):
+            raise EditRefused(f"the page {title!r} already holds this text; nothing to save")
+        new = int(result["newrevid"])
+        return SavedEdit(title=title, old_rev_id=int(result.get("oldrevid") or baserevid),
+                         rev_id=new, diff_url=self.diff_url(new))
+
+    def diff_url(self, rev_id: int) -> str:
+        """The wiki's page showing revision `rev_id` against the one before it."""
+        index = self.config.api_url[: -len("api.php")] + "index.php"
+        return f"{index}?{urlencode({'diff': 'prev', 'oldid': rev_id})}"
+
+
+def _login_reason(exc: LoginError) -> str:
+    info = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], dict) else {}
+    return str(info.get("reason") or info.get("result") or exc)
+
+
+def _conflict_message(title: str, base: int, latest: int) -> str:
+    return (f"edit conflict: {title!r} was edited since it was scanned (scanned revision "
+            f"{base}, now {latest}); nothing was saved. Re-scan the article and try again.")
+
+
+def _edit_error(title: str, base: int, exc: APIError) -> WikiError:
+    if exc.code == "editconflict":
+        return EditConflict(f"edit conflict: {title!r} was edited while the change was being "
+                            f"saved (scanned revision {base}); nothing was saved.")
+    if exc.code in ("assertuserfailed", "assertbotfailed", "badtoken", "notloggedin"):
+        return WikiLoginFailed(f"the wiki session of the configured account is not valid "
+                               f"({exc.code}); nothing was saved. Try again.")
+    if exc.code == "missingtitle":
+        return PageMissing(f"page {title!r} no longer exists on the wiki")
+    return EditRefused(f"the wiki refused the edit of {title!r}: {exc.info} ({exc.code})")
 
 def _page_data(requested: str, page: dict, redirects: list[dict]) -> PageData:
     revision = page["revisions"][0]

@@ -14,7 +14,9 @@ def wiki_for(*, api_url: str | None = None) -> Wiki:
     return wiki
 
 
-def client_for(wiki: Wiki) -> WikiClient:
+def client_for(wiki: Wiki, *, interactive: bool = False) -> WikiClient:
+    """A client for `wiki`; scans are background work and send maxlag, an editor's
+    save (interactive) does not."""
     configured = wiki.api_url == settings.SIDE_WIKI_API_URL
     return WikiClient(
         ClientConfig(
@@ -26,5 +28,6 @@ def client_for(wiki: Wiki) -> WikiClient:
             timeout=settings.SIDE_WIKI_TIMEOUT,
             retries=settings.SIDE_WIKI_RETRIES,
             backoff=settings.SIDE_WIKI_BACKOFF,
+            maxlag=None if interactive else settings.SIDE_WIKI_MAXLAG,
         )
     )

@@ -6,7 +6,6 @@ becomes a status (EMPTY), never an exception for the caller.
 
 from __future__ import annotations
 
-import codecs
 import io
 import logging
 import re
@@ -17,6 +16,7 @@ import lxml.etree
 import lxml.html
 import trafilatura
 from pypdf import PdfReader
+from w3lib.encoding import html_to_unicode, http_content_type_encoding, read_bom, to_unicode
 
 from verifier_core.fetch.types import FetchFailure, FetchStatus
 
@@ -48,15 +48,6 @@ PAYWALL_MARKERS = (
 )
 PAYWALL_MAX_CHARS = 1500
 _MAX_PDF_PAGES = 500  # bounds the time a pathological PDF can take
-# WHATWG: these labels mean windows-1252 in browsers, and real pages rely on it.
-_WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii"}
-# The HTML prescan for <meta charset=...> / http-equiv; browsers look at 1024 bytes.
-_META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.I)
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 
 
 @dataclass(frozen=True)
@@ -90,34 +81,30 @@ def sniff_kind(mtype: str, body_start: bytes) -> str | None:
     return None
 
 
-def _codec(label: str | None) -> str | None:
-    if not label:
-        return None
-    label = label.strip().lower()
-    label = "cp1252" if label in _WINDOWS_1252_ALIASES else label
+def _guess(body: bytes) -> str:
+    """The codec of an undeclared body: UTF-8 when it decodes (undeclared but valid UTF-8
+    is almost surely UTF-8), else charset_normalizer's best guess, else windows-1252."""
     try:
-        return codecs.lookup(label).name
-    except LookupError:
-        return None  # unknown label: fall through to detection
-
-
-def decode(body: bytes, header_charset: str | None, *, html: bool) -> str:
-    """Bytes -> str: BOM, then the header's charset, then <meta>, then UTF-8, then a guess."""
-    for bom, codec in _BOMS:
-        if body.startswith(bom):
-            return body.decode(codec, errors="replace")
-    declared = _codec(header_charset)
-    if declared is None and html:
-        meta = _META_CHARSET.search(body[:4096])
-        declared = _codec(meta.group(1).decode("ascii")) if meta else None
-    if declared:
-        return body.decode(declared, errors="replace")
-    try:
-        return body.decode("utf-8")  # undeclared but valid UTF-8 is almost surely UTF-8
+        body.decode("utf-8")
+        return "utf-8"
     except UnicodeDecodeError:
         pass
     best = charset_normalizer.from_bytes(body).best()
-    return body.decode(best.encoding if best else "cp1252", errors="replace")
+    return best.encoding if best else "cp1252"
+
+
+def decode(body: bytes, header_charset: str | None, *, html: bool) -> str:
+    """Bytes -> str: BOM, then the header's charset, then (HTML) <meta> or the XML
+    declaration, then a guess. w3lib does the sniffing as browsers do (WHATWG labels:
+    "iso-8859-1" and "ascii" mean windows-1252; unknown labels are ignored)."""
+    header = f"text/plain; charset={header_charset}" if header_charset else None
+    if html:
+        return html_to_unicode(header, body, auto_detect_fun=_guess)[1]
+    codec, bom = read_bom(body)
+    if codec is not None:
+        return body[len(bom):].decode(codec, errors="replace")
+    codec = http_content_type_encoding(header) or _guess(body)
+    return to_unicode(body, codec)
 
 
 def tidy(text: str) -> str:

@@ -1,4 +1,11 @@
-"""The uniqueness key of a source: one row per page however a wiki spells its URL."""
+"""The uniqueness key of a source: one row per page however a wiki spells its URL.
+
+Hand-written on purpose, after trying the libraries (issue 10): courlan's normalize_url
+re-encodes query values through text (`?x=%E9` becomes `?x=%EF%BF%BD`, merging distinct
+pages) and keeps fragments; w3lib's canonicalize_url keeps default ports and tracking
+parameters and re-encodes paths, so adopting it would change the key, and with it the
+citation and claim fingerprints, of every existing database.
+"""
 
 from __future__ import annotations
 

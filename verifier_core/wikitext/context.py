@@ -10,11 +10,24 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
+
+from mwparserfromhell.wikicode import Wikicode
 
 from .builder import ParagraphBuilder, RawParagraph
 from .citations import Registry
 
 MAX_DEPTH = 60  # deeper nesting is rendered as nothing (adversarial input)
+
+
+class NodeRenderer(Protocol):
+    """How a fragment is rendered: render.py's walk. Tables and templates render their
+    contents through the context (`ctx.render`, `ctx.emit`), never by importing render.py,
+    so the walk's mutual recursion has one entry point and no import cycle."""
+
+    def code(self, ctx: "Ctx", code: Wikicode | None) -> None: ...
+
+    def text(self, ctx: "Ctx", value: str) -> None: ...
 
 
 @dataclass
@@ -27,13 +40,23 @@ class Frame:
 
 
 class Ctx:
-    def __init__(self, registry: Registry | None, citing: set[int], title: str = "") -> None:
+    def __init__(self, registry: Registry | None, citing: set[int], title: str = "", *,
+                 renderer: NodeRenderer) -> None:
+        self.renderer = renderer
         self.registry = registry  # None: plain-text mode, no citations collected
         self.citing = citing
         self.title = title
         self.frame = Frame(sink=[])
         self.in_table = 0
         self.depth = 0
+
+    def render(self, code: Wikicode | None) -> None:
+        """Render a fragment (a cell, a template parameter) in the current frame."""
+        self.renderer.code(self, code)
+
+    def emit(self, value: str) -> None:
+        """Print a raw text run, cleaned of markup leftovers."""
+        self.renderer.text(self, value)
 
     @property
     def builder(self) -> ParagraphBuilder:

@@ -11,7 +11,7 @@ from .claims import paragraph_claims
 from .clean import strip_comments
 from .context import Ctx
 from .links import links_in, redirect_target
-from .render import plain, render_code, render_nodes
+from .render import new_ctx, plain, render_code, render_nodes
 from .scan import prepass
 from .types import Claim, Extraction, Section
 
@@ -36,7 +36,7 @@ def extract_document(wikitext: str, title: str) -> Extraction:
         return Extraction(title, [], [], [], "", links_in(code), target, warnings=warnings)
     pre = prepass(code)
     registry = Registry(pre, plain)
-    ctx = Ctx(registry, pre.citing, title)
+    ctx = new_ctx(registry, pre.citing, title)
     sections, claims = _render_sections(ctx, code)
     registry.finish()
     if pre.malformed_refs:

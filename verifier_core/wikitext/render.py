@@ -4,7 +4,8 @@ One walk renders what a reader sees, in reading order: text, link anchors, the w
 of inline templates; refs and short footnotes become citation markers, maintenance
 templates become tag markers. Files, categories, comments, math, galleries and
 reference lists print nothing. Templates go through `templates.render_template`,
-tables through `tables.render_table`.
+tables through `tables.render_table`; both render their contents back through the context
+(`ctx.render`), so they never import this module.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from mwparserfromhell.nodes import (
 from mwparserfromhell.wikicode import Wikicode
 
 from . import tables, templates
+from .citations import Registry
 from .clean import clean_run
 from .context import MAX_DEPTH, Ctx
 from .names import namespace_of
@@ -49,6 +51,25 @@ _FILE_OPTION = re.compile(
     r"hochkant|alternativtext)\s*=.*)\s*$",
     re.I | re.S,
 )
+
+
+class _TreeRenderer:
+    """The one entry point of the walk for tables and templates (through `ctx.render`
+    and `ctx.emit`); the dispatch table below sends nodes to them."""
+
+    def code(self, ctx: Ctx, code: Wikicode | None) -> None:
+        render_code(ctx, code)
+
+    def text(self, ctx: Ctx, value: str) -> None:
+        emit_text(ctx, value)
+
+
+RENDERER = _TreeRenderer()
+
+
+def new_ctx(registry: Registry | None, citing: set[int], title: str = "") -> Ctx:
+    """A rendering context wired to this module's walk."""
+    return Ctx(registry, citing, title, renderer=RENDERER)
 
 
 def render_nodes(ctx: Ctx, nodes: Iterable[Node]) -> None:
@@ -75,7 +96,7 @@ def plain(code: Wikicode | None) -> str:
     nodes = code.nodes
     if len(nodes) == 1 and isinstance(nodes[0], Text):  # most values: one text run
         return " ".join(clean_run(nodes[0].value).split())
-    ctx = Ctx(registry=None, citing=set())
+    ctx = new_ctx(registry=None, citing=set())
     render_code(ctx, code)
     ctx.break_paragraph()
     return " ".join(p.text for p in ctx.frame.sink)

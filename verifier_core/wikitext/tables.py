@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from mwparserfromhell.nodes import Tag
 
-from . import render
 from .context import Ctx
 
 
@@ -35,4 +34,4 @@ def render_part(ctx: Ctx, tag: Tag, name: str) -> None:
 
 def _contents(ctx: Ctx, tag: Tag) -> None:
     if tag.contents is not None:
-        render.render_code(ctx, tag.contents)
+        ctx.render(tag.contents)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from mwparserfromhell.nodes import Template
 from mwparserfromhell.wikicode import Wikicode
 
-from . import render
 from .clean import clean_run
 from .context import Ctx
 from .inline import render_inline
@@ -55,7 +54,7 @@ def _short_footnote(ctx: Ctx, template: Template, key: str) -> None:
     if key in IN_TEXT_FOOTNOTES:
         short = parse_short(template)
         year = f" ({short.year})" if short.year else ""
-        render.emit_text(ctx, " & ".join(short.surnames) + year)
+        ctx.emit(" & ".join(short.surnames) + year)
     if ctx.registry is not None:
         ctx.builder.cite(ctx.registry.short(template))
 
@@ -64,7 +63,7 @@ def _maintenance(ctx: Ctx, template: Template, key: str, tag: str) -> None:
     if key in SPAN_TAGS:
         values = positional(template)
         text = named(template, "text") or (values[0] if values else None)
-        render.render_code(ctx, text)
+        ctx.render(text)
     ctx.builder.tag(tag)
 
 
@@ -77,7 +76,7 @@ def _note(ctx: Ctx, template: Template) -> None:
     if text is None:
         return
     with ctx.aside():
-        render.render_code(ctx, text)
+        ctx.render(text)
 
 
 def _ref_shortcut(ctx: Ctx, template: Template) -> None:
@@ -96,7 +95,7 @@ def _quote(ctx: Ctx, template: Template) -> None:
     values = positional(template)
     text = named(template, "text", "quote", "zitat") or (values[0] if values else None)
     ctx.break_paragraph()
-    render.render_code(ctx, text)
+    ctx.render(text)
     ctx.break_paragraph()
     _collect_rest(ctx, template, printed={id(text)})
 
@@ -110,9 +109,9 @@ def _other(ctx: Ctx, template: Template, key: str) -> None:
     for piece in pieces:
         if isinstance(piece, Wikicode):
             printed.add(id(piece))
-            render.render_code(ctx, piece)
+            ctx.render(piece)
         elif piece:
-            render.emit_text(ctx, piece)
+            ctx.emit(piece)
     _collect_rest(ctx, template, printed)
 
 
@@ -125,7 +124,7 @@ def _opaque(ctx: Ctx, template: Template) -> None:
             continue
         label = _label(param_name(param)) if param.showkey else ""
         with ctx.aside(label):
-            render.render_code(ctx, param.value)
+            ctx.render(param.value)
 
 
 def _collect_rest(ctx: Ctx, template: Template, printed: set[int]) -> None:
@@ -135,7 +134,7 @@ def _collect_rest(ctx: Ctx, template: Template, printed: set[int]) -> None:
     for param in template.params:
         if id(param.value) in ctx.citing and id(param.value) not in printed:
             with ctx.aside(_label(param_name(param)) if param.showkey else ""):
-                render.render_code(ctx, param.value)
+                ctx.render(param.value)
 
 
 def _label(name: str) -> str:

@@ -7,6 +7,7 @@ of the demo articles; prints where to go. Ctrl-C stops everything it started.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -63,7 +64,7 @@ class Command(BaseCommand):
         api_url = wiki.start()
         load_demo_pages(wiki, sources_url)
         self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
-        env = self._child_env(api_url)
+        env = self._child_env(api_url) | self._bot_account(wiki)
         # Queued before the workers start, so that their start-up recovery finds it on the
         # queue rather than racing its enqueue.
         if not opts["no_scan"]:
@@ -82,6 +83,15 @@ class Command(BaseCommand):
         return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow,
                     SIDE_FETCH_HOST_DELAY=os.environ.get("SIDE_FETCH_HOST_DELAY", "0.05"),
                     DEBUG=os.environ.get("DEBUG", "false"))
+
+    def _bot_account(self, wiki: MediaWikiServer) -> dict[str, str]:
+        """The account editors' changes are saved as: a fresh bot password of the demo's
+        bot user, unless the settings name an account."""
+        if settings.SIDE_WIKI_USERNAME:
+            return {}
+        user, password = wiki.bot_password("Side editor bot", secrets.token_hex(12), app_id="demo")
+        self.stdout.write(f"edits are saved on the demo wiki as {user}")
+        return {"SIDE_WIKI_USERNAME": user, "SIDE_WIKI_PASSWORD": password}
 
     def _spawn(self, args: list[str], env: dict[str, str]) -> None:
         command = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *args]

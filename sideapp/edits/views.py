@@ -1,0 +1,109 @@
+"""Editors' actions on the wiki: preview a change, confirm it, see the saved revision;
+and an article's talk-page report. Every failure is shown as a sentence."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from sideapp.edits import selectors, services
+from sideapp.edits.models import AuditEntry
+from sideapp.scans.wikiapi import EditConflict, WikiError
+from sideapp.web.roles import EDITOR, role_required
+from sideapp.web.shortcuts import found_or_404
+from verifier_core.wikitext.report import flagged_claims_table
+
+_ACTION_LABELS = {
+    services.ADD: "Add as an additional citation",
+    services.REPLACE: "Replace the failing citation",
+    services.TAG: "Tag the citation {{failed verification}}",
+}
+
+
+@role_required(EDITOR)
+@require_http_methods(["GET", "POST"])
+def suggestion_apply(request, pk: int, spk: int):
+    claim = found_or_404(selectors.claim_for_edit, pk)
+    suggestion = found_or_404(lambda s: selectors.suggestion_of(claim, s), spk)
+    data = request.POST if request.method == "POST" else request.GET
+    mode = data.get("mode", services.ADD)
+    if mode not in services.MODES:
+        mode = services.ADD
+    return _edit_flow(request, claim, mode, suggestion)
+
+
+@role_required(EDITOR)
+@require_http_methods(["GET", "POST"])
+def claim_tag(request, pk: int):
+    claim = found_or_404(selectors.claim_for_edit, pk)
+    return _edit_flow(request, claim, services.TAG, None)
+
+
+def _edit_flow(request, claim, mode, suggestion):
+    context = {"claim": claim, "mode": mode, "suggestion": suggestion,
+               "action_label": _ACTION_LABELS[mode],
+               "apply_modes": [(m, _ACTION_LABELS[m]) for m in services.MODES]}
+    try:
+        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
+    except services.EditUnavailable as exc:
+        return _problem(request, context, str(exc), status=409)
+    context.update(proposal=proposal, diff_lines=_diff_lines(proposal.diff),
+                   started=request.POST.get("started") or timezone.now().isoformat())
+    if request.method != "POST" or request.POST.get("confirm") != "1":
+        return render(request, "edits/preview.html", context)
+    try:
+        saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
+                                    started_at=_started(request.POST.get("started")))
+    except EditConflict as exc:
+        return _problem(request, context, str(exc), status=409, conflict=True)
+    except (WikiError, services.EditUnavailable) as exc:
+        return _problem(request, context, _sentence(exc), status=502)
+    return render(request, "edits/saved.html", context | {"saved": saved})
+
+
+def _problem(request, context, message: str, *, status: int, conflict: bool = False):
+    return render(request, "edits/problem.html",
+                  context | {"problem": message, "conflict": conflict}, status=status)
+
+
+def _sentence(exc: Exception) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text[0].upper() + text[1:]
+
+
+def _started(value: str | None) -> datetime:
+    """When the editor opened the preview (for the wiki's own conflict check)."""
+    try:
+        started = datetime.fromisoformat(value or "")
+    except ValueError:
+        return timezone.now()
+    return started if started.tzinfo else timezone.make_aware(started)
+
+
+def _diff_lines(diff: str) -> list[tuple[str, str]]:
+    """(css class, line) for the template, which escapes the line."""
+    kinds = {"+": "add", "-": "del", "@": "hunk"}
+    return [(kinds.get(line[:1], "same") if not line.startswith(("+++", "---")) else "file", line)
+            for line in diff.splitlines()]
+
+
+@role_required(EDITOR)
+@require_http_methods(["GET"])
+def article_report(request, pk: int):
+    article = found_or_404(selectors.article_for_report, pk)
+    rows = selectors.report_rows(article)
+    revision = article.current_revision
+    wikitext = flagged_claims_table(
+        rows, title=article.title, rev_id=revision.rev_id if revision else 0,
+        checked=timezone.localdate(article.last_scanned_at) if article.last_scanned_at
+        else timezone.localdate(),
+    )
+    services.audit_record(user=request.user, action=AuditEntry.Action.REPORT, article=article,
+                          detail=f"{len(rows)} flagged claims")
+    if request.GET.get("format") == "wikitext":
+        return HttpResponse(wikitext, content_type="text/plain; charset=utf-8")
+    return render(request, "edits/report.html",
+                  {"article": article, "rows": rows, "wikitext": wikitext})

@@ -1,0 +1,150 @@
+"""Editors' action pages without a wiki: roles, CSRF, escaping, the preview, the report,
+and the audit log."""
+from __future__ import annotations
+
+from django.test import Client, TestCase, override_settings
+from django.urls import reverse
+
+from sideapp.edits import selectors
+from sideapp.edits.models import AuditEntry
+from sideapp.edits.services import audit_record
+from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
+from tests.users import PASSWORD, cast
+
+WIKITEXT = (
+    "The tower was lit in 1862.<ref name=hist>{{cite web |url=https://t.example/h |title=History}}</ref> "
+    "It is 40 m tall. <script>alert(1)</script><ref name=hist/>\n"
+)
+
+
+class EditPagesTests(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        wiki = Wiki.objects.create(api_url="http://127.0.0.1:9/api.php")
+        cls.article = Article.objects.create(wiki=wiki, title="Tower <b>B</b>")
+        revision = Revision.objects.create(article=cls.article, rev_id=7, wikitext=WIKITEXT)
+        cls.article.current_revision = revision
+        cls.article.save()
+        citation = Citation.objects.create(article=cls.article, fingerprint="h", kind="ref", ref_name="hist",
+                                           raw="{{cite web |url=https://t.example/h |title=History}}",
+                                           url="https://t.example/h", title="History")
+        cls.claim = Claim.objects.create(
+            article=cls.article, fingerprint="c", text="It is 40 m tall. <script>alert(1)</script>",
+            first_revision=revision, last_revision=revision, verdict="not_supported", score=0.1,
+            flagged=True, verify_state="done", section=["Height | {{x}}"])
+        RevisionClaim.objects.create(revision=revision, claim=cls.claim, position=0)
+        ClaimCitation.objects.create(claim=cls.claim, citation=citation, verdict="not_supported", score=0.1)
+        cls.suggestion = Suggestion.objects.create(
+            claim=cls.claim, rank=1, url="https://s.example/tall", title="Tall | towers <i>",
+            score=0.9, verdict="supported", beats_current=True)
+
+    def setUp(self):
+        self.users = cast()
+
+    def as_user(self, role: str, **options) -> Client:
+        client = Client(**options)
+        client.login(username=self.users[role].username, password=PASSWORD)
+        return client
+
+    def urls(self) -> list[str]:
+        return [
+            reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk]) + "?mode=replace",
+            reverse("claim_tag", args=[self.claim.pk]),
+            reverse("article_report", args=[self.article.pk]),
+        ]
+
+    def test_only_editors_and_admins_may_use_the_action_pages(self):
+        for url in self.urls():
+            anonymous = Client().get(url)
+            self.assertEqual(anonymous.status_code, 302, url)
+            self.assertIn(reverse("login"), anonymous["Location"])
+            for role in ("annotator", "nobody"):
+                self.assertEqual(self.as_user(role).get(url).status_code, 403, (url, role))
+            for role in ("editor", "admin"):
+                self.assertEqual(self.as_user(role).get(url).status_code, 200, (url, role))
+
+    def test_an_annotator_cannot_save_an_edit(self):
+        url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
+        response = self.as_user("annotator").post(url, {"mode": "add", "confirm": "1"})
+        self.assertEqual(response.status_code, 403)
+        self.assertFalse(AuditEntry.objects.exists())
+
+    def test_a_save_without_the_csrf_token_is_refused(self):
+        url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
+        response = self.as_user("editor", enforce_csrf_checks=True).post(url, {"mode": "add", "confirm": "1"})
+        self.assertEqual(response.status_code, 403)
+
+    def test_the_preview_shows_the_diff_escaped_with_a_confirm_form(self):
+        url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
+        response = self.as_user("editor").get(url, {"mode": "replace"})
+        self.assertContains(response, '<span class="diff-add">+The tower was lit', html=False)
+        self.assertContains(response, "title=Tall {{!}} towers &amp;lt;i&amp;gt;")
+        self.assertNotContains(response, "<script>alert(1)</script>")
+        self.assertContains(response, 'name="confirm" value="1"', html=False)
+        self.assertContains(response, 'name="mode" value="replace"', html=False)
+        self.assertContains(response, "Copy wikitext")
+        self.assertContains(response, "Replaced a citation that does not support the claim; "
+                                      "source suggested by Side editor")
+
+    def test_a_suggestion_of_another_claim_is_a_404(self):
+        other = Claim.objects.create(article=self.article, fingerprint="o", text="Other.",
+                                     first_revision=self.article.current_revision,
+                                     last_revision=self.article.current_revision)
+        url = reverse("suggestion_apply", args=[other.pk, self.suggestion.pk])
+        self.assertEqual(self.as_user("editor").get(url).status_code, 404)
+
+    @override_settings(SIDE_WIKI_API_URL="http://127.0.0.1:9/api.php", SIDE_WIKI_USERNAME="Bot@side",
+                       SIDE_WIKI_PASSWORD="x", SIDE_WIKI_RETRIES=1)
+    def test_a_wiki_that_does_not_answer_is_reported_in_a_sentence(self):
+        url = reverse("claim_tag", args=[self.claim.pk])
+        response = self.as_user("editor").post(url, {"confirm": "1"})
+        self.assertEqual(response.status_code, 502)
+        self.assertContains(response, "did not answer", status_code=502)
+        self.assertNotContains(response, "Traceback", status_code=502)
+        self.assertFalse(AuditEntry.objects.exists())
+
+    def test_without_a_wiki_account_the_save_says_what_to_configure(self):
+        url = reverse("claim_tag", args=[self.claim.pk])
+        with override_settings(SIDE_WIKI_API_URL=self.article.wiki.api_url, SIDE_WIKI_USERNAME=""):
+            response = self.as_user("editor").post(url, {"confirm": "1"})
+        self.assertContains(response, "SIDE_WIKI_USERNAME", status_code=502)
+
+    def test_the_report_is_plain_wiki_markup_when_asked(self):
+        url = reverse("article_report", args=[self.article.pk])
+        response = self.as_user("editor").get(url, {"format": "wikitext"})
+        self.assertEqual(response["Content-Type"], "text/plain; charset=utf-8")
+        text = response.content.decode()
+        self.assertIn('{| class="wikitable sortable"', text)
+        self.assertIn("<nowiki>It is 40 m tall. &lt;script&gt;alert(1)&lt;/script&gt;</nowiki>", text)
+        self.assertIn("| not supported", text)
+        self.assertIn("[https://s.example/tall <nowiki>Tall | towers &lt;i&gt;</nowiki>]", text)
+        self.assertIn("[[Special:Permalink/7|revision 7]]", text)
+        self.assertEqual(AuditEntry.objects.get().action, AuditEntry.Action.REPORT)
+
+    def test_the_report_page_has_a_copy_button_and_escapes(self):
+        response = self.as_user("editor").get(reverse("article_report", args=[self.article.pk]))
+        self.assertContains(response, 'data-copy="report"', html=False)
+        self.assertNotContains(response, "<script>alert(1)</script>")
+
+    def test_the_claim_page_offers_the_actions(self):
+        response = self.as_user("editor").get(reverse("claim_detail", args=[self.claim.pk]))
+        self.assertContains(response, reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk]))
+        self.assertContains(response, reverse("claim_tag", args=[self.claim.pk]))
+        self.assertContains(response, "{{failed verification}}")
+
+    def test_the_audit_log_records_an_action_with_the_claims_article(self):
+        entry = audit_record(user=self.users["editor"], action=AuditEntry.Action.DISMISS,
+                             claim=self.claim, detail="source does support it")
+        self.assertEqual(entry.article, self.article)
+        self.assertIn("eve_editor dismissed a flag", str(entry))
+
+    def test_the_weakest_citation_is_the_one_replaced_or_tagged(self):
+        good = Citation.objects.create(article=self.article, fingerprint="g", kind="ref", raw="g")
+        unread = Citation.objects.create(article=self.article, fingerprint="u", kind="ref", raw="u")
+        ClaimCitation.objects.create(claim=self.claim, citation=good, position=1, verdict="supported", score=0.95)
+        claim = selectors.claim_for_edit(self.claim.pk)
+        self.assertEqual(selectors.failing_link(claim).citation.raw, self.claim.citations.get(fingerprint="h").raw)
+        ClaimCitation.objects.create(claim=self.claim, citation=unread, position=2, verdict="source_unavailable")
+        claim = selectors.claim_for_edit(self.claim.pk)
+        self.assertEqual(selectors.failing_link(claim).citation, unread)
+        self.assertEqual(selectors.last_link(claim).citation, unread)

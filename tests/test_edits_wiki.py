@@ -1,0 +1,149 @@
+"""The edit flow against the real test MediaWiki: preview, confirm, saved revision; an edit
+conflict between preview and save; a named ref re-used elsewhere survives; the tag flow;
+a bot password that does not log in."""
+from __future__ import annotations
+
+import itertools
+import uuid
+
+from datetime import datetime, timezone
+from unittest import mock
+
+from django.test import Client, TestCase, override_settings
+from django.urls import reverse
+
+from harness.mediawiki import shared_test_wiki
+from sideapp.edits.models import AuditEntry
+from sideapp.models import Claim, ScanJob, Suggestion, Wiki
+from sideapp.scans.wikiapi import EditConflict, WikiClient
+from sideapp.scans.wikis import client_for
+from tests.users import PASSWORD, cast
+from tests.wiki_support import scan_titles
+
+PAGE = """The Side test bridge opened in 1931.<ref name="opening">{{cite web |url=http://127.0.0.1:9/opening |title=Opening}}</ref> It is made of red stone.<ref>{{cite web |url=http://127.0.0.1:9/stone |title=Stone}}</ref>
+
+== Later ==
+The bridge was closed to traffic in 1990.<ref name="opening" />
+
+== References ==
+<references />
+"""
+NEW_URL = "https://example.org/bridge-history"
+_numbers = itertools.count()
+
+
+class WikiEditFlowTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = shared_test_wiki()
+        cls.bot_user, cls.bot_password = cls.server.bot_password("Side editor bot", "bot-account-password")
+
+    def setUp(self):
+        self.users = cast()
+        self.client.login(username=self.users["editor"].username, password=PASSWORD)
+        self.title = f"Side edit test {uuid.uuid4().hex[:8]} {next(_numbers)}"
+        self.server.edit(self.title, PAGE)
+        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=self.bot_user,
+                                     SIDE_WIKI_PASSWORD=self.bot_password, SIDE_WIKI_RETRIES=2,
+                                     SIDE_WIKI_BACKOFF=0.1)
+        settings.enable()
+        self.addCleanup(settings.disable)
+        scan_titles(self.server, self.title)
+
+    def claim(self, start: str) -> Claim:
+        return Claim.objects.get(article__title=self.title, text__startswith=start)
+
+    def suggest(self, claim: Claim) -> Suggestion:
+        return Suggestion.objects.create(claim=claim, rank=1, url=NEW_URL, title="History of the bridge",
+                                         score=0.9, verdict="supported", beats_current=True)
+
+    def wiki_text(self) -> str:
+        page = self.server.admin_site.pages[self.title]
+        return page.text(cache=False)
+
+    def last_comment(self) -> str:
+        result = self.server.admin_site.api("query", prop="revisions", titles=self.title, rvprop="comment",
+                                            formatversion=2)
+        return result["query"]["pages"][0]["revisions"][0]["comment"]
+
+    def test_a_confirmed_replacement_is_saved_with_the_summary_and_the_reused_ref_survives(self):
+        claim = self.claim("The Side test bridge opened")
+        url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
+        preview = self.client.get(url, {"mode": "replace"})
+        self.assertContains(preview, NEW_URL)
+        saved = self.client.post(url, {"mode": "replace", "confirm": "1", "started": preview.context["started"]})
+        self.assertEqual(saved.status_code, 200, saved.content[-2000:])
+        rev_id = self.server.current_revid(self.title)
+        self.assertContains(saved, f'<strong id="saved-revision">{rev_id}</strong>', html=False)
+        self.assertContains(saved, f"oldid={rev_id}")
+        text = self.wiki_text()
+        self.assertIn("opened in 1931.<ref>{{cite web |url=" + NEW_URL, text)
+        # The other use of "opening" took over its definition, so it still renders.
+        self.assertIn('traffic in 1990.<ref name="opening">{{cite web |url=http://127.0.0.1:9/opening', text)
+        self.assertEqual(self.last_comment(), "Replaced a citation that does not support the claim; "
+                                              "source suggested by Side editor")
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.action, entry.revision_id, entry.user), ("apply_replace", rev_id, self.users["editor"]))
+        self.assertTrue(ScanJob.objects.filter(params__titles=[self.title]).exists())
+
+    def test_an_added_citation_goes_after_the_claims_own_ref(self):
+        claim = self.claim("It is made of red stone")
+        url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
+        self.assertEqual(self.client.post(url, {"mode": "add", "confirm": "1"}).status_code, 200)
+        text = self.wiki_text()
+        self.assertIn("|title=Stone}}</ref><ref>{{cite web |url=" + NEW_URL, text)
+        self.assertIn("Added a citation that supports the claim", self.last_comment())
+
+    def test_an_edit_made_between_preview_and_save_is_reported_and_kept(self):
+        claim = self.claim("It is made of red stone")
+        url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
+        self.assertEqual(self.client.get(url, {"mode": "replace"}).status_code, 200)
+        theirs = PAGE + "\nSomeone else's new paragraph.\n"
+        their_rev = self.server.edit(self.title, theirs, summary="a human edit")
+        response = self.client.post(url, {"mode": "replace", "confirm": "1"})
+        self.assertContains(response, "edit conflict", status_code=409)
+        self.assertContains(response, "Nothing was saved", status_code=409)
+        self.assertEqual(self.server.current_revid(self.title), their_rev)
+        self.assertEqual(self.wiki_text().strip(), theirs.strip())
+        self.assertFalse(AuditEntry.objects.exists())
+
+    def test_the_tag_flow_previews_then_saves_failed_verification(self):
+        claim = self.claim("It is made of red stone")
+        url = reverse("claim_tag", args=[claim.pk])
+        preview = self.client.get(url)
+        self.assertContains(preview, "{{failed verification|date=")
+        self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
+        text = self.wiki_text()
+        self.assertRegex(text, r"\|title=Stone\}\}</ref>\{\{failed verification\|date=[A-Z][a-z]+ \d{4}\}\}")
+        self.assertIn("Tagged a citation that does not support the claim", self.last_comment())
+        self.assertEqual(AuditEntry.objects.get().action, "tag")
+
+    def test_a_bot_password_that_does_not_log_in_is_a_sentence(self):
+        claim = self.claim("It is made of red stone")
+        with override_settings(SIDE_WIKI_PASSWORD="wrong-password-wrong-password-xx"):
+            response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+        self.assertContains(response, "refused the login", status_code=502)
+        self.assertNotIn("failed verification", self.wiki_text())
+
+    def test_anonymous_and_annotators_cannot_save(self):
+        claim = self.claim("It is made of red stone")
+        url = reverse("claim_tag", args=[claim.pk])
+        self.assertEqual(Client().post(url, {"confirm": "1"}).status_code, 302)
+        annotator = Client()
+        annotator.login(username=self.users["annotator"].username, password=PASSWORD)
+        self.assertEqual(annotator.post(url, {"confirm": "1"}).status_code, 403)
+        self.assertNotIn("failed verification", self.wiki_text())
+
+    def test_the_wiki_itself_refuses_a_save_on_a_stale_base_revision(self):
+        """The second line of defence: an edit landing between our check and the save."""
+        base_rev = self.server.current_revid(self.title)
+        client = client_for(Wiki.objects.get(api_url=self.server.api_url), interactive=True)
+        base_stamp = client.latest_revision(self.title)[1]
+        self.server.edit(self.title, PAGE.replace("red stone", "grey granite"), summary="a human edit")
+        ours = PAGE.replace("red stone", "yellow brick")
+        with mock.patch.object(WikiClient, "latest_revision", return_value=(base_rev, base_stamp)):
+            with self.assertRaisesRegex(EditConflict, "nothing was saved"):
+                client.edit(self.title, ours, "test", baserevid=base_rev,
+                            starttimestamp=datetime.now(timezone.utc))
+        self.assertIn("grey granite", self.wiki_text())

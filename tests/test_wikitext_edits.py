@@ -1,0 +1,173 @@
+"""Wikitext changes for one claim: add, replace, tag, and their diff, on tricky pages."""
+from __future__ import annotations
+
+from datetime import date
+from unittest import TestCase
+
+from verifier_core.wikitext import extract
+from verifier_core.wikitext.edits import (
+    CitedRef,
+    LocateError,
+    NewSource,
+    add_citation,
+    cite_web,
+    replace_citation,
+    tag_failed_verification,
+    unified_diff,
+)
+
+SOURCE = NewSource(url="https://example.org/a", title="A page", website="Example",
+                   access_date=date(2026, 11, 23))
+NEW_REF = ("<ref>{{cite web |url=https://example.org/a |title=A page |website=Example "
+           "|access-date=23 November 2026}}</ref>")
+
+REUSED = """The bridge opened in 1931.<ref name="smith">{{cite web |url=https://s.example/1 |title=Smith}}</ref> It carries a railway.<ref>{{cite news |url=https://n.example/2 |title=News}}</ref>
+
+== History ==
+Its arches are made of stone.<ref name="smith" /> The viaduct was listed in 1990.<ref name=smith/>
+"""
+
+
+def cited_for(wikitext: str, claim_start: str) -> tuple[str, CitedRef]:
+    """The claim beginning with `claim_start` and its first citation, as the scan sees them."""
+    extraction = extract(wikitext, "Page")
+    claim = next(c for c in extraction.claims if c.text.startswith(claim_start))
+    citation = extraction.citations[claim.citation_indices[0]]
+    return claim.text, CitedRef(raw=citation.raw, ref_name=citation.ref_name, kind=citation.kind)
+
+
+class CiteWebTests(TestCase):
+    def test_it_fills_url_title_website_and_access_date(self):
+        self.assertEqual(cite_web(SOURCE), NEW_REF)
+
+    def test_it_keeps_pipes_and_braces_of_a_title_from_ending_the_template(self):
+        ref = cite_web(NewSource(url="https://x.example/a|b c", title="A | B }} <ref>",
+                                 access_date=date(2026, 1, 2)))
+        self.assertIn("url=https://x.example/a%7Cb%20c ", ref)
+        self.assertIn("title=A {{!}} B } } &lt;ref&gt;", ref)
+        self.assertEqual(ref.count("</ref>"), 1)
+        self.assertNotIn("website=", ref)
+
+
+class AddCitationTests(TestCase):
+    def test_it_adds_the_new_ref_right_after_the_claims_own_use_of_a_reused_ref(self):
+        claim, cited = cited_for(REUSED, "Its arches")
+        change = add_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn('stone.<ref name="smith" />' + NEW_REF + " The viaduct", change.new)
+        self.assertEqual(change.new.count(NEW_REF), 1)
+        self.assertEqual(change.snippet, NEW_REF)
+
+    def test_it_tells_apart_several_claims_with_the_same_ref(self):
+        claim, cited = cited_for(REUSED, "The viaduct")
+        change = add_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn("in 1990.<ref name=smith/>" + NEW_REF, change.new)
+
+    def test_it_adds_after_a_dead_link_tag_attached_to_the_citation(self):
+        text = "Water boils at 100 C.<ref>[https://w.example/ Water]</ref>{{dead link|date=May 2020}} Next.\n"
+        claim, cited = cited_for(text, "Water boils")
+        change = add_citation(text, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn("{{dead link|date=May 2020}}" + NEW_REF + " Next.", change.new)
+
+    def test_it_replaces_citation_needed_when_the_claim_has_no_citation(self):
+        text = "One fact.<ref>[https://o.example/ O]</ref> A bold claim.{{citation needed|date=May 2020}} Done.\n"
+        change = add_citation(text, claim_text="A bold claim.", cited=None, source=SOURCE)
+        self.assertIn("A bold claim." + NEW_REF + " Done.", change.new)
+        self.assertNotIn("citation needed", change.new)
+
+    def test_it_finds_a_ref_inside_an_infobox_parameter(self):
+        text = ("{{Infobox settlement |population = 5,000<ref name=census>{{cite web "
+                "|url=https://c.example/ |title=Census}}</ref> }}\nThe town has 5,000 people.<ref name=census/>\n")
+        change = add_citation(text, claim_text="The town has 5,000 people.",
+                              cited=CitedRef(raw="{{cite web |url=https://c.example/ |title=Census}}",
+                                             ref_name="census"), source=SOURCE)
+        self.assertIn("5,000 people.<ref name=census/>" + NEW_REF, change.new)
+
+    def test_it_ignores_a_ref_commented_out(self):
+        text = "<!-- Old claim.<ref name=a>x</ref> -->New claim here.<ref name=a>{{cite web|url=https://a.example/}}</ref>\n"
+        change = add_citation(text, claim_text="New claim here.",
+                              cited=CitedRef(raw="x", ref_name="a"), source=SOURCE)
+        self.assertIn("here.<ref name=a>{{cite web|url=https://a.example/}}</ref>" + NEW_REF, change.new)
+
+    def test_it_says_so_when_the_citation_is_gone_from_the_page(self):
+        with self.assertRaisesRegex(LocateError, "no longer in the page"):
+            add_citation("Nothing cited here.\n", claim_text="Nothing cited here.",
+                         cited=CitedRef(raw="x", ref_name="gone"), source=SOURCE)
+
+
+class ReplaceCitationTests(TestCase):
+    def test_it_keeps_named_refs_reused_elsewhere_when_replacing_their_definition(self):
+        claim, cited = cited_for(REUSED, "The bridge opened")
+        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn("opened in 1931." + NEW_REF + " It carries", change.new)
+        # The definition moved to the next use, so both other uses still resolve.
+        self.assertIn('stone.<ref name="smith">{{cite web |url=https://s.example/1 |title=Smith}}</ref>',
+                      change.new)
+        self.assertIn("1990.<ref name=smith/>", change.new)
+        after = extract(change.new, "Page")
+        self.assertFalse([w for w in after.warnings if "unresolved" in w])
+        urls = {after.citations[i].url for c in after.claims for i in c.citation_indices}
+        self.assertIn("https://s.example/1", urls)
+
+    def test_it_replaces_only_this_use_of_a_reused_ref(self):
+        claim, cited = cited_for(REUSED, "Its arches")
+        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn("stone." + NEW_REF + " The viaduct", change.new)
+        self.assertEqual(change.new.count("smith"), 2)
+        self.assertIn('1931.<ref name="smith">{{cite web |url=https://s.example/1', change.new)
+
+    def test_it_replaces_an_unnamed_ref_whole(self):
+        claim, cited = cited_for(REUSED, "It carries")
+        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        self.assertIn("a railway." + NEW_REF + "\n", change.new)
+        self.assertNotIn("n.example", change.new)
+
+    @staticmethod
+    def replace_list_defined(body: str, claim_start: str) -> str:
+        text = body + "\n\n== References ==\n<references>\n<ref name=ld>{{cite web |url=https://l.example/ |title=L}}</ref>\n</references>\n"
+        claim, cited = cited_for(text, claim_start)
+        return replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+
+    def test_it_removes_a_list_defined_ref_that_loses_its_only_use(self):
+        new = self.replace_list_defined("Only claim here.<ref name=ld/>", "Only claim")
+        self.assertIn("Only claim here." + NEW_REF, new)
+        self.assertNotIn("l.example", new)
+        self.assertIn("<references>", new)
+
+    def test_it_finds_list_defined_refs_in_reflist_refs_too(self):
+        text = ("A claim in prose.<ref name=r1/>\n\n{{reflist|refs=\n"
+                "<ref name=r1>{{cite web |url=https://r.example/ |title={{!}}R}}</ref>\n}}\n")
+        claim, cited = cited_for(text, "A claim")
+        new = replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+        self.assertIn("A claim in prose." + NEW_REF, new)
+        self.assertNotIn("r.example", new)
+        self.assertTrue(new.rstrip().endswith("}}"))
+
+    def test_it_keeps_a_list_defined_ref_still_used_elsewhere(self):
+        new = self.replace_list_defined("First claim.<ref name=ld/> Second claim.<ref name=ld/>", "Second")
+        self.assertIn("First claim.<ref name=ld/> Second claim." + NEW_REF, new)
+        self.assertIn("l.example", new)
+
+
+class TagTests(TestCase):
+    def test_it_tags_the_claims_citation_with_the_month(self):
+        claim, cited = cited_for(REUSED, "Its arches")
+        change = tag_failed_verification(REUSED, claim_text=claim, cited=cited, when=date(2026, 11, 23))
+        self.assertIn('stone.<ref name="smith" />{{failed verification|date=November 2026}} The viaduct',
+                      change.new)
+        self.assertEqual(change.new.count("failed verification"), 1)
+
+    def test_it_refuses_to_tag_twice(self):
+        text = "Claim one.<ref>[https://a.example/ A]</ref>{{failed verification|date=May 2020}}\n"
+        claim, cited = cited_for(text, "Claim one")
+        with self.assertRaisesRegex(LocateError, "already tagged"):
+            tag_failed_verification(text, claim_text=claim, cited=cited, when=date(2026, 1, 1))
+
+
+class DiffTests(TestCase):
+    def test_the_diff_shows_the_changed_line_only(self):
+        claim, cited = cited_for(REUSED, "It carries")
+        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        diff = unified_diff(change.old, change.new, title="Bridge", context=0)
+        self.assertTrue(diff.startswith("--- Bridge (current)\n+++ Bridge (proposed)\n"))
+        self.assertEqual([l[0] for l in diff.splitlines()[3:]], ["-", "+"])
+        self.assertIn(NEW_REF, diff)
