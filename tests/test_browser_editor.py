@@ -74,3 +74,58 @@ class AdminScanBrowserTests(BrowserTestCase, PipelineTestCase):
         job = ScanJob.objects.get()
         self.assertEqual(job.status, ScanJob.Status.DONE, job.reason)
         self.assertIn("Margaret Ellery", self.page.inner_text("#scan-status"))
+
+
+class EditorWikiEditBrowserTests(BrowserTestCase):
+    """Against the real test MediaWiki: apply a suggestion and see the new revision;
+    copy an article's talk-page report."""
+
+    def setUp(self):
+        super().setUp()
+        import uuid
+
+        from django.test import override_settings
+
+        from harness.mediawiki import shared_test_wiki
+        from tests.test_edits_wiki import PAGE
+        from tests.wiki_support import scan_titles
+
+        self.server = shared_test_wiki()
+        bot_user, bot_password = self.server.bot_password("Side browser bot", "bot-account-password")
+        self.title = f"Side browser edit {uuid.uuid4().hex[:8]}"
+        self.server.edit(self.title, PAGE)
+        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=bot_user,
+                                     SIDE_WIKI_PASSWORD=bot_password)
+        settings.enable()
+        self.addCleanup(settings.disable)
+        scan_titles(self.server, self.title)
+        self.users = cast()
+        self.log_in(self.users["editor"].username)
+
+    def test_an_editor_applies_a_suggestion_and_sees_the_new_revision(self):
+        from sideapp.models import Claim, Suggestion
+
+        claim = Claim.objects.get(article__title=self.title, text__startswith="It is made of red stone")
+        Suggestion.objects.create(claim=claim, rank=1, url="https://example.org/stone", title="Stone of the bridge",
+                                  score=0.9, verdict="supported", beats_current=True)
+        self.page.goto(self.url(f"/claims/{claim.pk}/"))
+        self.page.click("text=Replace the failing citation")
+        self.page.wait_for_selector("pre.diff")
+        self.screenshot("apply-preview")
+        self.page.click("button:has-text('Save this change on the wiki')")
+        self.page.wait_for_selector("#saved-revision")
+        self.screenshot("apply-saved")
+        rev_id = int(self.page.inner_text("#saved-revision"))
+        self.assertEqual(rev_id, self.server.current_revid(self.title))
+        self.assertIn("https://example.org/stone", self.server.admin_site.pages[self.title].text(cache=False))
+
+    def test_an_editor_copies_an_article_report(self):
+        from sideapp.models import Article
+
+        article = Article.objects.get(title=self.title)
+        self.page.goto(self.url(f"/articles/{article.pk}/report/"))
+        self.page.click("button:has-text('Copy report')")
+        copied = self.page.evaluate("navigator.clipboard.readText()")
+        self.screenshot("report")
+        self.assertIn('{| class="wikitable', copied)
+        self.assertEqual(copied.strip(), self.page.inner_text("#report").strip())
