@@ -64,7 +64,8 @@ def claim_page(claim: Claim, user) -> dict:
         "page_url": wiki.page_url(title, oldid=current.rev_id) if current else wiki.page_url(title),
         "flag_reviews": [r for r in reviews if r.suggestion_id is None],
         "my_review": next((r for r in reviews if r.suggestion_id is None and r.user_id == user.pk), None),
-        "flag_reasons": [(r.value, r.label) for r in ClaimReview.FLAG_REASONS],
+        "flag_reasons": [(r.value, r.label) for r in ClaimReview.FLAG_REASONS
+                         if links or r != ClaimReview.Reason.SOURCE_SUPPORTS],
         "suggestion_reasons": [(r.value, r.label) for r in ClaimReview.SUGGESTION_REASONS],
     }
 
