@@ -46,6 +46,12 @@ class ClaimListFilterTests(TestCase):
         self.assertEqual(listed(self.get(q="viaduct")), ["The viaduct opened in 1931."])
         self.assertEqual(listed(self.get(q="mill", show="all")), ["The mill burned down."])
 
+    def test_a_search_with_no_flagged_match_points_to_the_checked_claims_that_match(self):
+        response = self.get(q="listed")
+        self.assertEqual(listed(response), [])
+        self.assertContains(response, "1 checked claim contains these words")
+        self.assertContains(response, "show=all")
+
     def test_each_filter_narrows_the_list(self):
         self.assertEqual(listed(self.get(article="bridge", verdict="partially_supported")), ["It has nine arches."])
         self.assertEqual(listed(self.get(section="later")), ["It was painted in 1990."])

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
@@ -22,8 +24,13 @@ def claim_list(request):
     page = Paginator(claims, browse.PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    elsewhere = None
+    if filters.q and not page.paginator.count and filters.show != "all":
+        # Searching inside the flagged list finds nothing: say where the words do occur.
+        elsewhere = browse.claim_list(filters=replace(filters, show="all"), user=request.user).count()
+        query["show"] = "all"
     context = {"page": page, "form": form, "filters": filters, "shows": browse.SHOWS,
-               "query": query.urlencode()}
+               "query": query.urlencode(), "elsewhere": elsewhere}
     return render_page(request, "claims/list.html", "partials/claim_rows.html", context)
 
 
