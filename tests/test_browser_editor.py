@@ -25,10 +25,14 @@ class EditorBrowserTests(BrowserTestCase):
         self.page.goto(self.url("/claims/"))
         self.page.keyboard.press("/")
         self.page.keyboard.type(words)
+        sent = []
+        self.page.on("request", lambda request: sent.append(request.url) if "/claims/?" in request.url else None)
         with self.page.expect_response(lambda r: "/claims/?" in r.url) as answer:
             self.page.keyboard.press("Enter")
         self.assertEqual(answer.value.status, 200)
         self.page.wait_for_function("document.querySelectorAll('#claim-rows tr[data-href]').length === 1")
+        self.page.wait_for_timeout(300)
+        self.assertEqual(len(sent), 1, sent)  # Enter sends one request, not a change and a submit
 
     def test_an_editor_searches_moves_and_opens_a_claim_by_keyboard(self):
         self.search_by_keyboard("viaduct")

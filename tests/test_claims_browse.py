@@ -117,3 +117,23 @@ class ClaimListQueryCountTests(TestCase):
         for claim in many[:10]:
             ClaimReview.objects.create(claim=claim, user=users["admin"], kind="verified")
         self.assertEqual(self.query_count(client), few)
+
+    def test_the_claim_page_reads_a_constant_number_of_queries(self):
+        users = cast()
+        client = Client()
+        client.login(username=users["editor"].username, password=PASSWORD)
+
+        def claim_page_queries(claim) -> int:
+            with CaptureQueriesContext(connection) as queries:
+                self.assertEqual(client.get(reverse("claim_detail", args=[claim.pk])).status_code, 200)
+            return len(queries)
+
+        _, (small,) = article_with_claims("Small", [ClaimRow("Small.", cited_url="http://a.test/s",
+                                                             suggestion_url="http://b.test/s")])
+        _, (big,) = article_with_claims("Big", [ClaimRow("Big.", cited_url="http://a.test/b",
+                                                         suggestion_url="http://b.test/b")])
+        for rank in range(2, 6):
+            big.suggestions.create(rank=rank, url=f"http://b.test/{rank}", score=0.5, verdict="supported")
+        for user in users.values():
+            ClaimReview.objects.create(claim=big, user=user, kind="verified")
+        self.assertEqual(claim_page_queries(big), claim_page_queries(small))

@@ -14,3 +14,13 @@ def verdict_label(value: str) -> str:
         return Verdict(value).label
     except ValueError:
         return str(value).replace("_", " ")
+
+
+@register.filter
+def claim_reason(claim) -> str:
+    """The one-line reason under a claim's verdict in lists."""
+    from sideapp.claims.wording import verdict_reason
+
+    if claim.needs_citation:
+        return "the claim has no citation"
+    return verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else ""
