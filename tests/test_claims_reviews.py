@@ -9,10 +9,10 @@ from harness.claims import ClaimRow, article_with_claims
 from sideapp.claims.models import ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_save
 from sideapp.edits.models import AuditEntry
-from tests.users import PASSWORD, cast
+from tests.users import CastMixin
 
 
-class ClaimReviewTests(TestCase):
+class ClaimReviewTests(CastMixin, TestCase):
     @classmethod
     def setUpTestData(cls):
         cls.article, (cls.claim, cls.other) = article_with_claims("Kell Bridge", [
@@ -21,13 +21,7 @@ class ClaimReviewTests(TestCase):
             ClaimRow("It has nine arches.", cited_url="http://a.test/2", suggestion_url="http://b.test/2"),
         ])
 
-    def setUp(self):
-        self.users = cast()
 
-    def client_for(self, role: str, **kwargs) -> Client:
-        client = Client(**kwargs)
-        client.login(username=self.users[role].username, password=PASSWORD)
-        return client
 
     def post(self, name: str, role: str = "editor", **data):
         return self.client_for(role).post(reverse(name, args=[self.claim.pk]), data)

@@ -12,20 +12,18 @@ from sideapp.models import ScanItem, ScanJob, Wiki
 from sideapp.pipeline.flow import scan_job_refresh
 from sideapp.scans.services import scan_cancel, scan_request, scan_rerun
 from sideapp.sources.models import Source
-from tests.users import PASSWORD, cast
+from tests.users import CastMixin
 
 
-class ScanCancelAndRerunTests(TestCase):
+class ScanCancelAndRerunTests(CastMixin, TestCase):
     def setUp(self):
-        self.users = cast()
+        super().setUp()
         self.wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
         for name in ("scan", "default"):
             django_rq.get_queue(name).empty()
 
     def admin(self) -> Client:
-        client = Client()
-        client.login(username=self.users["admin"].username, password=PASSWORD)
-        return client
+        return self.client_for("admin")
 
     def titles_job(self, *titles: str) -> ScanJob:
         return scan_request(wiki=self.wiki, kind=ScanJob.Kind.TITLES, titles=list(titles), enqueue=False)
@@ -85,22 +83,15 @@ class ScanCancelAndRerunTests(TestCase):
     def test_only_admins_cancel_or_rerun(self):
         job = self.titles_job("A")
         for role in ("editor", "annotator", "nobody"):
-            client = Client()
-            client.login(username=self.users[role].username, password=PASSWORD)
+            client = self.client_for(role)
             for name in ("scan_cancel", "scan_rerun"):
                 self.assertEqual(client.post(reverse(name, args=[job.pk])).status_code, 403)
         self.assertEqual(self.admin().get(reverse("scan_cancel", args=[job.pk])).status_code, 405)
         self.assertEqual(ScanJob.objects.get(pk=job.pk).status, ScanJob.Status.QUEUED)
 
 
-class PeopleTests(TestCase):
-    def setUp(self):
-        self.users = cast()
+class PeopleTests(CastMixin, TestCase):
 
-    def client_for(self, role: str) -> Client:
-        client = Client()
-        client.login(username=self.users[role].username, password=PASSWORD)
-        return client
 
     def test_an_admin_adds_a_person_with_roles_and_changes_them(self):
         from django.contrib.auth.models import User

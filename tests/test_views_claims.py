@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
 from sideapp.claims.selectors import evidence_parts
-from tests.users import PASSWORD, cast
+from tests.users import CastMixin
 
 SOURCE = "Intro. The tower was first lit in 1862 by the Trust. It is 31 m tall."
 
@@ -18,7 +18,7 @@ def evidence(sentence: str) -> dict:
             "sentence_spans": [[s, s + len(sentence)]]}
 
 
-class ClaimPagesTests(TestCase):
+class ClaimPagesTests(CastMixin, TestCase):
     @classmethod
     def setUpTestData(cls):
         wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
@@ -45,13 +45,7 @@ class ClaimPagesTests(TestCase):
                                   title="Better page", score=0.8, verdict="supported", beats_current=True,
                                   evidence=evidence("It is 31 m tall."))
 
-    def setUp(self):
-        self.users = cast()
 
-    def client_for(self, role: str) -> Client:
-        client = Client()
-        client.login(username=self.users[role].username, password=PASSWORD)
-        return client
 
     def test_flagged_claims_are_listed_weakest_first(self):
         response = self.client_for("editor").get(reverse("claim_list"))

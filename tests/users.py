@@ -20,3 +20,19 @@ def cast() -> dict[str, User]:
         "annotator": make_user("ann_annotator", "annotator"),
         "nobody": make_user("nick_norole"),
     }
+
+
+class CastMixin:
+    """`self.users` (the cast, made per test) and `self.client_for(role)`: a client logged in
+    as that role's user."""
+
+    def setUp(self):
+        super().setUp()
+        self.users = cast()
+
+    def client_for(self, role: str, **kwargs):
+        from django.test import Client
+
+        client = Client(**kwargs)
+        assert client.login(username=self.users[role].username, password=PASSWORD), role
+        return client
