@@ -68,7 +68,7 @@ class PipelineEndToEndTests(SharedPipelineTestCase):
         self.assertIn("404", dead.reason)
         huge = ClaimCitation.objects.get(citation__url__endswith="/huge/krc-regatta-results-archive.html")
         self.assertEqual(huge.verdict, "source_unavailable")
-        self.assertIn("too_large", huge.reason)
+        self.assertIn("too large", huge.reason)
         self.assertTrue(huge.claim.flagged)
 
     def test_a_claim_needing_a_source_gets_suggestions(self) -> None:
