@@ -10,6 +10,7 @@ from verifier_core.verification import Verdict
 
 FILTERS = {
     "flagged": "Flagged",
+    "needs_look": "Needs a look",
     "needs_source": "Needs a source",
     "unavailable": "Source unavailable",
     "all": "All verified",
@@ -21,6 +22,8 @@ def claim_list(*, show: str = "flagged", article: str = "") -> QuerySet[Claim]:
     claims = Claim.objects.filter(article__current_revision__revision_claims__claim=F("pk"))
     if show == "flagged":
         claims = claims.filter(flagged=True)
+    elif show == "needs_look":
+        claims = claims.filter(needs_look=True)
     elif show == "needs_source":
         claims = claims.filter(needs_citation=True)
     elif show == "unavailable":
@@ -77,6 +80,8 @@ def _citation_dict(link: ClaimCitation) -> dict:
         "score": link.score,
         "evidence": link.evidence,
         "reason": link.reason or None,
+        "confidence": link.confidence or None,
+        "parts": link.parts,
     }
 
 
@@ -104,8 +109,11 @@ def _claim_dict(claim: Claim) -> dict:
         "citations": [_citation_dict(link) for link in claim.claim_citations.all()],
         "verdict": claim.verdict or None,
         "score": claim.score,
+        "confidence": claim.confidence or None,
         "flagged": claim.flagged,
+        "needs_look": claim.needs_look,
         "reason": claim.verify_reason or None,
+        "parts": claim.parts,
         "evidence": claim.evidence,
         "suggestions": [_suggestion_dict(s) for s in claim.suggestions.all()],
     }

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verifier_core.verification.calibration import LABELS, fit_head
+from verifier_core.verification.calibration import fit_head
+from verifier_core.verification.types import LABELS
 from verifier_core.verification.data import Example, load_wice
 from verifier_core.verification.features import FEATURE_NAMES, claim_features
 from verifier_core.verification.training import TrainConfig
