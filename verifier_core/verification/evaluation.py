@@ -57,13 +57,19 @@ def cross_validate(X: np.ndarray, examples: list[Example], k: int, seed: int, na
         pred = apply_rules(np.array([LABELS.index(head.verdict(s)) for s in score]), X[test], names)
         oof[test], oof_pred[test] = score, pred
         per_fold.append(metrics(score, pred, y[test]))
-    summary = {}
-    for key in per_fold[0] if per_fold else []:
-        values = np.array([m[key] for m in per_fold], dtype=float)
-        summary[key] = {"mean": float(np.nanmean(values)), "std": float(np.nanstd(values))}
+    summary = {key: mean_std([m[key] for m in per_fold]) for key in (per_fold[0] if per_fold else [])}
     seen = ~np.isnan(oof)
     pooled = metrics(oof[seen], oof_pred[seen].astype(int), y[seen]) if seen.any() else {}
     return {"folds": len(per_fold), "metrics": summary, "per_fold": per_fold, "pooled": pooled, "oof_score": oof}
+
+
+def mean_std(values) -> dict[str, float]:
+    """Mean and std over the values that exist (a fold without a flagged claim has no precision)."""
+    values = np.array(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return {"mean": float("nan"), "std": float("nan")}
+    return {"mean": float(values.mean()), "std": float(values.std())}
 
 
 def apply_rules(pred: np.ndarray, X: np.ndarray, names) -> np.ndarray:

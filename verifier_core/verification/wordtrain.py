@@ -43,9 +43,11 @@ def fit_words(examples: list[Example], analyses: dict[int, SourceAnalysis], rows
 
 
 def test_words(model: WordModel, examples: list[Example], analyses: dict[int, SourceAnalysis], rows: list[int]) -> dict:
-    """Word-level ROC-AUC, and how often the lowest-scoring part of a claim holds an
-    unsupported word (claims of two or more parts with marks in some but not all)."""
-    probs, labels, hits, tries = [], [], 0, 0
+    """Word-level ROC-AUC; how often a claim's lowest-scoring word is a marked one (vs the
+    share of marked words: chance); and how often the lowest-scoring part holds a marked
+    word, over claims of two or more parts with marks in some but not all (WiCE's marked
+    claims are sub-claims already, so few split)."""
+    probs, labels, hits, tries, word_hits = [], [], 0, 0, []
     for i in rows:
         X, y, words = word_rows(examples[i], analyses[i])
         if not len(X):
@@ -53,11 +55,13 @@ def test_words(model: WordModel, examples: list[Example], analyses: dict[int, So
         p = model.prob(X)
         probs.append(p)
         labels.append(y)
+        word_hits.append(not y[int(np.argmin(p))])
         parts = split_claim(examples[i].claim)
         bad = [any(not ok for (a, b, _), ok in zip(words, y) if a >= q.start and b <= q.end) for q in parts]
         if len(parts) > 1 and any(bad) and not all(bad):
             tries += 1
             hits += bad[int(np.argmin(part_scores(parts, words, p)))]
     p, y = np.concatenate(probs), np.concatenate(labels)
-    return {"word_roc_auc": roc_auc(y, p), "weakest_part_hit_rate": hits / tries if tries else float("nan"),
+    return {"word_roc_auc": roc_auc(y, p), "weakest_word_hit_rate": float(np.mean(word_hits)),
+            "marked_share": float(1 - y.mean()), "weakest_part_hit_rate": hits / tries if tries else float("nan"),
             "claims_with_split_marks": tries, "words": int(len(y))}
