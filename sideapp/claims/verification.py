@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from sideapp.claims.models import Claim, ClaimCitation
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+from verifier_core.verification.verdicts import HIGH
 
 
 def verifier():
@@ -43,7 +44,7 @@ def claim_verify(*, claim: Claim) -> Claim:
     for link in links:
         reason = link.citation.unavailable_reason
         if reason:
-            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason)
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason, HIGH)
         else:
             texts.append((link, link.citation.source.document.text))
     urls = [link.citation.source.final_url or link.citation.source.url for link, _ in texts]
@@ -65,7 +66,7 @@ def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
         return _Judged("", None, None, "needs a source: the claim has no citation")
     if result is None:
         reasons = "; ".join(dict.fromkeys(j.reason for j in judged.values()))
-        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons)
+        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons, HIGH)
     evidence = evidence_json(result.evidence[0]) if result.evidence else None
     return _Judged(result.verdict, result.score, evidence, result.reason or "", result.confidence,
                    [p.to_json() for p in result.parts])

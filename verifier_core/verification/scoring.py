@@ -26,6 +26,7 @@ from verifier_core.verification.features import content_words, word_support_from
 from verifier_core.verification.judgement import Judgement, judge
 from verifier_core.verification.parts import UNTRAINED, WordModel
 from verifier_core.verification.reasons import is_generic_page
+from verifier_core.verification.verdicts import HIGH
 from verifier_core.verification.guard import as_text, claim_problem, source_problem
 from verifier_core.verification.types import (
     UNAVAILABLE,
@@ -128,14 +129,14 @@ class Verifier:
         texts = [as_text(s) for s in sources]
         if problem:
             unavailable = [self._unavailable(problem) for _ in texts]
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem)
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem, confidence=HIGH)
         prepared = [self._guarded(self._prepare, claim, t) for t in texts]
         verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p, g)
                     for p, t, g in zip(prepared, texts, generic)]
         usable = [p for p, v in zip(prepared, verdicts) if isinstance(p, PreparedSource) and v.verdict != UNAVAILABLE]
         if not usable:
             reason = "; ".join(sorted({v.reason for v in verdicts if v.reason})) or "no sources"
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason)
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason, confidence=HIGH)
         evidence = [v.evidence for v in verdicts if v.evidence and v.verdict != Verdict.NOT_SUPPORTED]
         if not evidence:
             best = max((v for v in verdicts if v.evidence), key=lambda v: v.score, default=None)
@@ -223,7 +224,8 @@ class Verifier:
         )
 
     def _unavailable(self, reason: str) -> SourceVerdict:
-        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason)
+        # Nothing to weigh: an unreadable source is a certain verdict, not a guess.
+        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason, confidence=HIGH)
 
     def _with_note(self, reason: str) -> str:
         if self.model is None:

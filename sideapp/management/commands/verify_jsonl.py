@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from verifier_core.progress import Progress
 from verifier_core.verification.types import Verdict
-from verifier_core.verification.verdicts import LOW
+from verifier_core.verification.verdicts import HIGH, LOW
 
 UNAVAILABLE = Verdict.SOURCE_UNAVAILABLE
 
@@ -68,7 +68,7 @@ class Command(BaseCommand):
                 raise ValueError("a line must be a JSON object")
         except ValueError as exc:
             self.stderr.write(f"line {number}: not a JSON object ({exc}); written as {UNAVAILABLE}")
-            return _row(None, 0.0, UNAVAILABLE, None, explain, reason=f"malformed input line: {exc}")
+            return _row(None, 0.0, UNAVAILABLE, None, explain, reason=f"malformed input line: {exc}", confidence=HIGH)
         src = item.get("source") if isinstance(item.get("source"), dict) else {}
         claim = ClaimInput(
             text=_str(item.get("claim")),
@@ -80,7 +80,7 @@ class Command(BaseCommand):
             verdict = verifier.score_source(claim, src.get("text"), url=_str(src.get("url")) or None)
         except Exception as exc:  # one bad pair must not stop a batch of thousands
             print(f"line {number}: verification failed: {exc!r}", file=sys.stderr)
-            return _row(item.get("id"), 0.0, UNAVAILABLE, None, explain, reason=f"verification failed: {exc}")
+            return _row(item.get("id"), 0.0, UNAVAILABLE, None, explain, reason=f"verification failed: {exc}", confidence=HIGH)
         evidence = verdict.evidence.to_json() if verdict.evidence else None
         return _row(item.get("id"), verdict.score, verdict.verdict, evidence, explain, verdict.method, verdict.reason,
                     verdict.model_version, verdict.confidence, [p.to_json() for p in verdict.parts])
