@@ -91,7 +91,9 @@ pages are the news and reference pages they cite; other kinds of sources are unt
 """
 
 
-def write_card(path: Path, report: dict) -> None:
+def write_card(path: Path, report: dict, previous: Path | None = None) -> None:
+    """Write the card from the report; the hand-written benchmark section of `previous`
+    (the card being replaced, default `path`) is kept."""
     opts = report["options"]
     limit = f" --limit {opts['limit']}" if opts.get("limit") else ""
     limit += " --quantize" if opts.get("quantize") else ""
@@ -100,9 +102,9 @@ def write_card(path: Path, report: dict) -> None:
         f"python manage.py train_verifier --data {opts['data']} --out {opts['out']} "
         f"--seed {report['seed']} --folds {report['folds']}{limit}"
     )
-    kept = ""  # the benchmark section is written by hand after bench runs: keep it
-    if path.exists() and _BENCH in path.read_text():
-        kept = "\n" + path.read_text()[path.read_text().index(_BENCH):]
+    kept, previous = "", previous or path  # the benchmark section is written by hand after bench runs
+    if previous.exists() and _BENCH in previous.read_text():
+        kept = "\n" + previous.read_text()[previous.read_text().index(_BENCH):]
     path.write_text(
         _TEMPLATE.format(
             n_features=len(report["features"]),

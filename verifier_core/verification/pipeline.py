@@ -82,7 +82,7 @@ def run_training(opts: TrainOptions) -> dict:
         options=_jsonable(opts),
     )
     (staging / "metrics.json").write_text(json.dumps(report, indent=2, sort_keys=True))
-    write_card(staging / "MODEL_CARD.md", report)
+    write_card(staging / "MODEL_CARD.md", report, previous=opts.out / "MODEL_CARD.md")
     shutil.rmtree(opts.out, ignore_errors=True)
     staging.rename(opts.out)  # a failed run never leaves a half-written checkpoint behind
     return report
