@@ -3,7 +3,7 @@ evidence spread over passages, and a reason, a confidence and parts on every ver
 from __future__ import annotations
 
 from tests.test_verification_scoring import CLAIM, CheckpointTestCase
-from tests.verification_support import SOURCE_HEIGHT_ONLY, SOURCE_OPENING_ONLY, SOURCE_TOWER, TITLE_TOWER
+from tests.verification_support import SOURCE_HEIGHT_ONLY, SOURCE_OPENING_ONLY, SOURCE_TOWER, SOURCE_UNRELATED, TITLE_TOWER
 from verifier_core.verification import ClaimInput, Verdict
 
 # Prose about something else, long enough to push the two facts into different passages.
@@ -42,6 +42,11 @@ class VerdictRuleTests(CheckpointTestCase):
         self.assertGreater(len({p.start for p in apart.passage_scores}), 1)
         self.assertEqual(apart.verdict, together.verdict)
         self.assertAlmostEqual(apart.score, together.score, delta=0.1)
+
+    def test_a_page_about_something_else_is_confidently_not_supported(self):
+        verdict = self.verifier.score_source(CLAIM, SOURCE_UNRELATED)
+        self.assertEqual((verdict.verdict, verdict.confidence), (Verdict.NOT_SUPPORTED, "high"))
+        self.assertTrue(verdict.reason.startswith("the source does not discuss the claim"))
 
     def test_every_verdict_has_a_reason_a_confidence_and_parts(self):
         for source in (SOURCE_TOWER, SOURCE_HEIGHT_ONLY, SOURCE_OPENING_ONLY):

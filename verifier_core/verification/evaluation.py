@@ -73,12 +73,16 @@ def mean_std(values) -> dict[str, float]:
 
 
 def apply_rules(pred: np.ndarray, X: np.ndarray, names) -> np.ndarray:
-    """judgement.judge's rule as the app applies it: a contradicted figure keeps a claim
-    from `supported` (the head's `num_mismatch` feature)."""
-    if "num_mismatch" not in names:
+    """judgement.judge's rules as the app applies them: a contradicted figure keeps a claim
+    from `supported` (the head's `num_mismatch` feature), and an off-topic source is
+    not_supported (OFF_TOPIC)."""
+    from verifier_core.verification.judgement import OFF_TOPIC
+
+    if "num_mismatch" not in names:  # the verifier before these rules
         return pred
     wrong = X[:, list(names).index("num_mismatch")] > 0
-    return np.where((pred == 0) & wrong, 1, pred)
+    pred = np.where((pred == 0) & wrong, 1, pred)
+    return np.where(X[:, list(names).index("cov_page")] < OFF_TOPIC, 2, pred)
 
 
 def share_of_groups(examples: list[Example], rows: list[int], share: float, rng) -> list[int]:
