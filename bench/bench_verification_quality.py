@@ -1,13 +1,15 @@
-"""Cross-validated quality of the verifier vs the zero-shot bi-encoder, on WiCE `dev`.
+"""Cross-validated quality of the verifier vs the verifier before issue 13 and the
+zero-shot bi-encoder, on WiCE `dev`, in one run.
 
     .venv/bin/python bench/bench_verification_quality.py [--model models/verifier]
-        [--data ../shared/data/wice] [--folds 5] [--seeds 0,1,2] [--ablations]
+        [--data ../shared/data/wice] [--folds 5] [--seeds 0,1,2] [--limit N] [--ablations]
         [--learning-curve] [--prefilter]
 
 Every row refits its verdict layer inside the training folds (thresholds from inner
-folds) and reports fold mean ± std over all seeds' folds. The shipped cross-encoder
-never saw `dev` (it is trained on `nst_train`), so scoring `dev` with it is fair.
-Prints markdown tables.
+folds, never from the fold reported on). The shipped cross-encoder and word model never
+saw `dev` (both learn from `nst_train`), so scoring `dev` with them is fair. Prints
+markdown tables: the flag-trust table (issue 13), the precision/recall trade-off of the
+not_supported cut, planted figure swaps, claim-part figures and time per claim.
 """
 from __future__ import annotations
 
@@ -42,12 +44,12 @@ def baseline_scores(examples, rows) -> np.ndarray:
     return out
 
 
-def model_features(examples, rows, model_dir: Path | None, quantize: bool, top_k: int) -> tuple[np.ndarray, float]:
-    """Features as the app computes them; model_dir None: the untrained cross-encoder
-    (bi-encoder initialisation), to show what fine-tuning adds."""
+def model_features(examples, rows, model_dir: Path | None, quantize: bool, top_k: int, extra_rows=()) -> tuple[np.ndarray, float, dict]:
+    """Features as the app computes them (and the analyses behind them); model_dir None:
+    the untrained cross-encoder (bi-encoder initialisation), to show what fine-tuning adds."""
     from verifier_core.encoder import base_model_dir, load_encoder
     from verifier_core.verification.model import build_model, load_model
-    from verifier_core.verification.pipeline import claim_matrix
+    from verifier_core.verification.pipeline import analyse_rows, claim_matrix
     from verifier_core.verification.scoring import _quantize
 
     if model_dir is None:
@@ -56,9 +58,20 @@ def model_features(examples, rows, model_dir: Path | None, quantize: bool, top_k
         model, config = load_model(model_dir)
     model = _quantize(model) if quantize else model
     config = dict(config, top_k=top_k)
+    tokenizer = load_encoder()[0]
     started = time.time()
-    X = claim_matrix(model, load_encoder()[0], examples, rows, config)
-    return X, 1000 * (time.time() - started) / len(rows)
+    analyses = analyse_rows(model, tokenizer, examples, rows, config)
+    ms = 1000 * (time.time() - started) / len(rows)
+    analyses.update(analyse_rows(model, tokenizer, examples, list(extra_rows), config, "marked claims") if extra_rows else {})
+    return claim_matrix(analyses, examples, rows, word_model(model_dir)), ms, analyses
+
+
+def word_model(model_dir: Path | None):
+    from verifier_core.verification.parts import UNTRAINED, WordModel
+    from verifier_core.verification.scoring import WORD_MODEL_FILE
+
+    path = model_dir / WORD_MODEL_FILE if model_dir else None
+    return WordModel.from_dict(json.loads(path.read_text())) if path and path.exists() else UNTRAINED
 
 
 def prefilter_recall(examples, rows, ks=(1, 2, 4, 8)) -> dict[str, list[float]]:
@@ -104,7 +117,7 @@ def ablations(examples, rows, model_dir: Path, X, args, seeds, table, timing, qu
     variants += ((f"{other} top-4", model_dir, not quantize, 4), (f"{prec} top-2", model_dir, quantize, 2))
     variants += ((f"{prec} top-8", model_dir, quantize, 8),)
     for label, directory, quantize, k in variants:
-        Xv, timing[label] = model_features(examples, rows, directory, quantize, k)
+        Xv, timing[label], _ = model_features(examples, rows, directory, quantize, k)
         table[f"  {label}"] = pooled(Xv, examples, args.folds, seeds, names)
 
 
@@ -124,6 +137,50 @@ def print_prefilter(examples, rows) -> None:
         print(f"| {name} | " + " | ".join(f"{r:.3f}" for r in recall) + " |")
 
 
+def print_trust(args, examples, rows, X, analyses, model_dir: Path, seeds, ms) -> None:
+    """Issue 13's figures: the flagged list's trust, before and now, side by side."""
+    from bench.verification_trust import planted_claims, planted_supported, time_per_claim, tradeoff_table, trust_table
+    from verifier_core.verification.wordtrain import test_words
+
+    print("\nFlag trust (out-of-fold verdicts pooled over each seed's folds; mean ± std over seeds; "
+          "\"flagged\" = the default list, i.e. a not_supported verdict):\n")
+    print(trust_table(X, examples, args.folds, seeds))
+    print("\nThe not_supported cut at other precision targets (this verifier):\n")
+    print(tradeoff_table(X, examples, args.folds, seeds))
+    planted = planted_claims(examples, rows)
+    Xp = planted_features(examples, planted, model_dir)
+    print(f"\nPlanted figure swaps ({len(planted)} supported claims, one figure swapped for another of the same kind "
+          "from the same page; seed-0 folds):\n")
+    print("| verifier | originals called supported | planted swaps called supported |\n|---|---|---|")
+    for label, (orig, swapped) in planted_supported(X, Xp, examples, args.folds, seeds[0]).items():
+        print(f"| {label} | {orig:.3f} | {swapped:.3f} |")
+    marked = [i for i, e in enumerate(examples) if e.source == "nst_dev"]
+    words = test_words(word_model(model_dir), examples, analyses, marked)
+    print(f"\nClaim parts on `nst_dev` ({words['words']} marked words): word ROC-AUC {words['word_roc_auc']:.3f}; "
+          f"the lowest-scoring word is unsupported in {words['weakest_word_hit_rate']:.0%} of claims "
+          f"(chance {words['marked_share']:.0%})")
+    total, cpu, rules = time_per_claim(model_dir, examples, rows)
+    print(f"\nTime per claim (2 threads, cache off, 40 claims): {total:.0f} ms wall ({cpu:.0f} ms CPU over both threads) "
+          f"through Verifier.score_source, of which {rules:.1f} ms verdict, parts, figures and reason; "
+          f"features alone {ms:.0f} ms wall")
+
+
+def planted_features(examples, planted: dict[int, str], model_dir: Path) -> dict:
+    from verifier_core.encoder import load_encoder
+    from verifier_core.verification.engine import analyse
+    from verifier_core.verification.features import claim_features
+    from verifier_core.verification.model import load_model
+
+    model, config = load_model(model_dir)
+    tokenizer, words = load_encoder()[0], word_model(model_dir)
+    out = {}
+    for i, claim in planted.items():
+        ex = examples[i]
+        prepared = analyse(model, tokenizer, claim, ex.title, ex.page, config["top_k"], config["max_length"], config["passage_words"])
+        out[i] = claim_features(claim, [prepared.analysis], words)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=str(ROOT / "models" / "verifier"))
@@ -131,6 +188,7 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seeds", default="0,1,2")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=None, help="first N rows of each file (quick runs)")
     parser.add_argument("--ablations", action="store_true", help="also fp32, top-k, untrained and feature-group rows")
     parser.add_argument("--prefilter", action="store_true", help="also evidence recall of the passage pre-filters")
     parser.add_argument("--learning-curve", action="store_true", help="also the head fitted on 25/50/75%% of the training claims")
@@ -139,13 +197,14 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     seeds = [int(s) for s in args.seeds.split(",")]
-    examples = load_wice(Path(args.data))
+    examples = load_wice(Path(args.data), args.limit)
     rows = [i for i, e in enumerate(examples) if e.source == "dev"]
+    marked = [i for i, e in enumerate(examples) if e.source == "nst_dev"]
     model_dir = Path(args.model)
     quantize = json.loads((model_dir / "config.json").read_text()).get("quantize", False)
     shipped = f"{'int8' if quantize else 'fp32'} top-4"
     table, timing = {}, {}
-    X, timing[shipped] = model_features(examples, rows, model_dir, quantize, 4)
+    X, timing[shipped], analyses = model_features(examples, rows, model_dir, quantize, 4, extra_rows=marked)
     table["zero-shot bi-encoder (max cosine, 100-word passages)"] = pooled(baseline_scores(examples, rows), examples, args.folds, seeds, ["cosine"])
     table[f"this verifier (cross-encoder {shipped} passages + verdict head)"] = pooled(X, examples, args.folds, seeds, list(FEATURE_NAMES))
     if args.ablations:
@@ -157,6 +216,7 @@ def main() -> None:
     print("\n| path | feature ms per claim |\n|---|---|")
     for label, ms in timing.items():
         print(f"| {label} | {ms:.0f} |")
+    print_trust(args, examples, rows, X, analyses, model_dir, seeds, timing[shipped])
     if args.prefilter:
         print_prefilter(examples, rows)
 

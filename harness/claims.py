@@ -46,8 +46,10 @@ def add_claims(article, revision, rows: list[ClaimRow], first: int = 0) -> list:
     claims = Claim.objects.bulk_create([
         Claim(article=article, fingerprint=f"{first + n}", text=row.text, first_revision=revision,
               last_revision=revision, verdict=row.verdict, score=row.score, section=row.section,
-              needs_citation=row.needs_citation, flagged=Claim.needs_editor(
-                  verdict=row.verdict, needs_citation=row.needs_citation),
+              needs_citation=row.needs_citation, confidence="high",
+              flagged=Claim.needs_editor(verdict=row.verdict, needs_citation=row.needs_citation),
+              needs_look=Claim.flag_rule(verdict=row.verdict, confidence="high",
+                                         needs_citation=row.needs_citation)[1],
               verify_state=Claim.State.DONE, evidence=evidence("It is 31 m tall."))
         for n, row in enumerate(rows)])
     RevisionClaim.objects.bulk_create([RevisionClaim(revision=revision, claim=c, position=first + n)

@@ -40,7 +40,10 @@ class ClaimListFilterTests(TestCase):
 
     def test_the_default_list_is_flagged_claims_weakest_first(self):
         self.assertEqual(listed(self.get()), ["It was painted in 1990.", "The mill burned down.",
-                                              "The viaduct opened in 1931.", "It has nine arches."])
+                                              "The viaduct opened in 1931."])
+
+    def test_partial_support_sits_in_needs_a_look_not_in_the_flagged_list(self):
+        self.assertEqual(listed(self.get(show="needs_look")), ["It has nine arches."])
 
     def test_search_finds_words_of_a_claim_not_only_titles(self):
         self.assertEqual(listed(self.get(q="viaduct")), ["The viaduct opened in 1931."])
@@ -53,7 +56,8 @@ class ClaimListFilterTests(TestCase):
         self.assertContains(response, "show=all")
 
     def test_each_filter_narrows_the_list(self):
-        self.assertEqual(listed(self.get(article="bridge", verdict="partially_supported")), ["It has nine arches."])
+        self.assertEqual(listed(self.get(article="bridge", verdict="partially_supported", show="all")),
+                         ["It has nine arches."])
         self.assertEqual(listed(self.get(section="later")), ["It was painted in 1990."])
         self.assertEqual(listed(self.get(needs_source="on")), ["It was painted in 1990."])
         self.assertEqual(listed(self.get(better="on")), ["The viaduct opened in 1931."])

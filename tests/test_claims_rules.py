@@ -11,6 +11,7 @@ from sideapp.claims.models import Citation, Claim
 from sideapp.claims.suggestions import is_better
 from sideapp.sources.models import Source
 from verifier_core.verification import SourceVerdict, Verdict
+from verifier_core.verification.verdicts import HIGH, LOW
 
 
 def candidate(score: float, verdict: Verdict) -> SourceVerdict:
@@ -18,19 +19,30 @@ def candidate(score: float, verdict: Verdict) -> SourceVerdict:
 
 
 class FlagRuleTests(SimpleTestCase):
-    def test_only_a_supported_claim_with_a_citation_stays_quiet(self):
-        for verdict in Verdict:
-            flagged = Claim.needs_editor(verdict=verdict, needs_citation=False)
-            self.assertEqual(flagged, verdict != Verdict.SUPPORTED, verdict)
+    def rule(self, verdict, confidence=HIGH, needs_citation=False):
+        return Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=needs_citation)
 
-    def test_a_claim_that_needs_a_source_is_flagged_whatever_its_verdict(self):
-        self.assertTrue(Claim.needs_editor(verdict=Verdict.SUPPORTED, needs_citation=True))
+    def test_the_default_list_holds_confident_failures_unreadable_sources_and_missing_citations(self):
+        self.assertEqual(self.rule(Verdict.NOT_SUPPORTED, HIGH), (True, False))
+        self.assertEqual(self.rule(Verdict.SOURCE_UNAVAILABLE, LOW), (True, False))
+        self.assertEqual(self.rule(Verdict.SUPPORTED, HIGH, needs_citation=True), (True, False))
+
+    def test_partial_support_and_low_confidence_need_a_look_but_are_not_flagged(self):
+        self.assertEqual(self.rule(Verdict.PARTIALLY_SUPPORTED, LOW), (False, True))
+        self.assertEqual(self.rule(Verdict.PARTIALLY_SUPPORTED, HIGH), (False, True))
+        self.assertEqual(self.rule(Verdict.NOT_SUPPORTED, LOW), (False, True))
+        self.assertEqual(self.rule(Verdict.SUPPORTED, LOW), (False, True))
+
+    def test_a_confidently_supported_claim_with_a_citation_stays_quiet(self):
+        self.assertEqual(self.rule(Verdict.SUPPORTED, HIGH), (False, False))
 
     def test_a_claim_that_could_not_be_judged_is_flagged(self):
         self.assertTrue(Claim.needs_editor(verdict="", needs_citation=False))
 
 
 class BetterSuggestionTests(SimpleTestCase):
+    """The app's is_better calls verifier_core's one rule (tests/test_verification_rules.py)."""
+
     def test_a_supporting_candidate_that_outscores_the_citation_is_better(self):
         self.assertTrue(is_better(candidate(0.8, Verdict.SUPPORTED), current=0.3))
 
@@ -38,8 +50,12 @@ class BetterSuggestionTests(SimpleTestCase):
         self.assertFalse(is_better(candidate(0.3, Verdict.SUPPORTED), current=0.3))
         self.assertFalse(is_better(candidate(0.2, Verdict.SUPPORTED), current=0.3))
 
-    def test_a_candidate_that_does_not_support_the_claim_is_never_better(self):
+    def test_a_partially_supporting_candidate_is_never_better(self):
+        self.assertFalse(is_better(candidate(0.6, Verdict.PARTIALLY_SUPPORTED), current=0.1))
         self.assertFalse(is_better(candidate(0.04, Verdict.NOT_SUPPORTED), current=0.03))
+
+    def test_no_suggestion_is_better_than_a_citation_that_does_not_exist(self):
+        self.assertFalse(is_better(candidate(0.9, Verdict.SUPPORTED), current=None, has_citation=False))
 
 
 class SourceRuleTests(SimpleTestCase):

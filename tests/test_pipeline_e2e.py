@@ -39,10 +39,13 @@ class PipelineEndToEndTests(SharedPipelineTestCase):
         flagged = Claim.objects.filter(flagged=True)
         self.assertTrue(flagged.exists())
         self.assertEqual(set(flagged.values_list("suggest_state", flat=True)), {Claim.State.DONE})
-        self.assertFalse(Claim.objects.filter(flagged=False).exclude(suggest_state="").exists())
+        # Claims that are neither flagged nor "needs a look" (confidently supported) get none.
+        self.assertFalse(Claim.objects.filter(flagged=False, needs_look=False).exclude(suggest_state="").exists())
         better = Suggestion.objects.filter(beats_current=True).select_related("claim")
         self.assertTrue(better.exists())
         for suggestion in better:
+            self.assertEqual(suggestion.verdict, "supported")
+            self.assertTrue(suggestion.claim.claim_citations.exists())
             self.assertGreater(suggestion.score, suggestion.claim.score or 0.0)
             cited = set(suggestion.claim.citations.values_list("url", flat=True))
             self.assertNotIn(suggestion.url, cited)
@@ -81,7 +84,17 @@ class PipelineEndToEndTests(SharedPipelineTestCase):
         best = needs.suggestions.first()
         self.assertIsNotNone(best, needs.suggest_reason)
         self.assertTrue(best.url.endswith("/pages/arle-canoe-navigation-notes.txt"), best.url)
-        self.assertTrue(best.beats_current)
+        # No citation to be better than: suggested, never tagged "better".
+        self.assertFalse(needs.suggestions.filter(beats_current=True).exists())
+
+    def test_claims_whose_figures_the_source_contradicts_are_not_supported(self) -> None:
+        for fragment, reason in (("Lowick and Kellhaven in 1994", "the source gives 1996, not 1994"),
+                                 ("bore reaching two metres", "the source gives 1.2, not two")):
+            claim = Claim.objects.get(text__contains=fragment)
+            self.assertNotEqual(claim.verdict, "supported", fragment)
+            self.assertIn(reason, claim.verify_reason)
+            self.assertIn(claim.confidence, ("high", "low"))
+            self.assertTrue(claim.flagged or claim.needs_look, fragment)
 
     def test_a_rescan_does_no_work_twice(self) -> None:
         verified = dict(Claim.objects.values_list("pk", "verified_at"))

@@ -74,10 +74,10 @@ class BadClaimTests(CheckpointTestCase):
 
         real = self.verifier._source_verdict
 
-        def flaky(claim, text, prepared):
+        def flaky(claim, text, *rest):
             if "Tickets" in text:
                 raise RuntimeError("boom")
-            return real(claim, text, prepared)
+            return real(claim, text, *rest)
 
         with mock.patch.object(self.verifier, "_source_verdict", side_effect=flaky), self.assertLogs("verifier_core", "ERROR"):
             result = self.verifier.score_claim(CLAIM, [SOURCE_TOWER, SOURCE_HEIGHT_ONLY])

@@ -55,8 +55,16 @@ class VerifyJsonlTests(SimpleTestCase):
     def test_it_writes_one_line_per_input_line_with_the_contract_keys(self):
         self.assertEqual(len(self.out), 7)
         for row in self.out:
-            self.assertEqual(set(row), {"id", "score", "verdict", "evidence"})
+            self.assertEqual(set(row), {"id", "score", "verdict", "confidence", "reason", "parts", "evidence"})
+            self.assertIn(row["confidence"], ("high", "low"))
+            self.assertTrue(row["reason"])
         self.assertEqual([r["id"] for r in self.out], ["a", "b", "c", "d", None, 5, None])
+
+    def test_every_judged_claim_lists_its_parts_with_their_verdicts(self):
+        parts = self.out[0]["parts"]
+        self.assertEqual([p["text"] for p in parts], ["The Harbour Tower in Port Elsin is 212 metres tall", "and opened in 1994."])
+        for part in parts:
+            self.assertEqual(set(part), {"text", "score", "verdict"})
 
     def test_a_supported_claim_gets_evidence_with_offsets_into_the_source(self):
         row = self.out[0]

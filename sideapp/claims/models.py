@@ -13,8 +13,10 @@ from django.db import models
 from sideapp.scans.models import Article, Revision
 from sideapp.sources.models import Source
 from verifier_core.verification import Verdict
+from verifier_core.verification.verdicts import HIGH, LOW
 
 VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
+CONFIDENCE_CHOICES = [(HIGH, "high"), (LOW, "low: needs a look")]
 
 
 class Citation(models.Model):
@@ -84,11 +86,14 @@ class Claim(models.Model):
     verify_state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
     verify_reason = models.TextField(blank=True)
     verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
+    confidence = models.CharField(max_length=8, choices=CONFIDENCE_CHOICES, blank=True)
     score = models.FloatField(null=True, blank=True)
     evidence = models.JSONField(null=True, blank=True)
+    parts = models.JSONField(default=list, blank=True)  # [{text, score, verdict}], weakest decides
     method = models.CharField(max_length=100, blank=True)  # model version, or the fallback
     verified_at = models.DateTimeField(null=True, blank=True)
-    flagged = models.BooleanField(default=False)
+    flagged = models.BooleanField(default=False)  # in the default flagged list (flag_rule)
+    needs_look = models.BooleanField(default=False)  # "needs a look": its own filter, not a failure
     suggest_state = models.CharField(max_length=16, choices=State.choices, blank=True)
     suggest_reason = models.TextField(blank=True)
     queued_at = models.DateTimeField(null=True, blank=True)  # handed to a verify or suggest job
@@ -105,11 +110,22 @@ class Claim(models.Model):
         return " > ".join(self.section)
 
     @staticmethod
-    def needs_editor(*, verdict: str, needs_citation: bool) -> bool:
-        """The flag rule: a claim needs an editor when it needs a source, or when its
-        support is anything but `supported` (the verdict head's own thresholds decide
-        that), or when it could not be judged at all (no verdict)."""
-        return needs_citation or verdict != Verdict.SUPPORTED
+    def flag_rule(*, verdict: str, confidence: str, needs_citation: bool) -> tuple[bool, bool]:
+        """(flagged, needs a look). The default flagged list holds only what is worth an
+        editor's time: claims that need a source, sources that could not be read, claims
+        never judged, and high-confidence `not_supported` verdicts (their cross-validated
+        precision is the verdict head's target, 0.8). Partial support and low-confidence
+        verdicts are "needs a look"; high-confidence `supported` claims stay quiet."""
+        if needs_citation or not verdict or verdict == Verdict.SOURCE_UNAVAILABLE:
+            return True, False
+        if verdict == Verdict.NOT_SUPPORTED and confidence == HIGH:
+            return True, False
+        return False, not (verdict == Verdict.SUPPORTED and confidence == HIGH)
+
+    @staticmethod
+    def needs_editor(*, verdict: str, needs_citation: bool, confidence: str = HIGH) -> bool:
+        """Whether the claim is in the default flagged list (see flag_rule)."""
+        return Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=needs_citation)[0]
 
 
 class ClaimCitation(models.Model):
@@ -120,7 +136,9 @@ class ClaimCitation(models.Model):
     verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
     score = models.FloatField(null=True, blank=True)
     evidence = models.JSONField(null=True, blank=True)
-    reason = models.TextField(blank=True)
+    reason = models.TextField(blank=True)  # the verdict in words, or why the source is unavailable
+    confidence = models.CharField(max_length=8, choices=CONFIDENCE_CHOICES, blank=True)
+    parts = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [

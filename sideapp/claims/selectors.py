@@ -13,6 +13,7 @@ from verifier_core.verification import Verdict
 
 SHOWS = {
     "flagged": "Flagged",
+    "needs_look": "Needs a look",
     "needs_source": "Needs a source",
     "unavailable": "Source unavailable",
     "reviewed": "Dismissed or verified by me",
@@ -71,6 +72,8 @@ def _shown(claims: QuerySet[Claim], show: str, user) -> QuerySet[Claim]:
         return claims.filter(needs_citation=True)
     if show == "unavailable":
         return claims.filter(verdict=Verdict.SOURCE_UNAVAILABLE)
+    if show == "needs_look":
+        return claims.filter(needs_look=True)
     return claims.filter(flagged=True)
 
 

@@ -1,7 +1,8 @@
 """Better sources for flagged claims: retrieve, rerank with the verifier, keep the best.
 
-SIDE's decision rule: a suggestion is shown as better only where the verifier scores it
-above the current citation.
+SIDE's decision rule: a suggestion is shown as better only where it itself supports the
+claim and the verifier scores it above the current citation; a claim without a citation
+gets suggestions but none is "better" (verifier_core.verification.suggest).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from sideapp.corpus.services import anchors_sync, corpus_engine, corpus_sync
 from sideapp.sources.models import Source, SourceDocument
 from verifier_core.fetch import normalise_url
 from verifier_core.retrieval import EmptyQueryError
-from verifier_core.verification import SourceVerdict, Verdict
+from verifier_core.verification import SourceVerdict
+from verifier_core.verification.suggest import suggestion_is_better
 
 KEEP = 5
 
@@ -44,10 +46,11 @@ def _candidates(claim: Claim) -> list[tuple[Source, SourceDocument]]:
     return [(docs[u].source, docs[u]) for u in wanted if u in docs]
 
 
-def is_better(candidate: SourceVerdict, current: float) -> bool:
-    """SIDE's rule (outscores the current citation), and the candidate must itself
-    support the claim at least in part: a 0.04 beating a 0.03 helps no editor."""
-    return candidate.score > current and candidate.verdict in (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
+def is_better(candidate: SourceVerdict, current: float | None, *, current_verdict: str | None = None,
+              has_citation: bool = True) -> bool:
+    """SIDE's rule, applied by verifier_core's one function (see there)."""
+    return suggestion_is_better(current_score=current, current_verdict=current_verdict, suggestion_score=candidate.score,
+                                suggestion_verdict=candidate.verdict, has_citation=has_citation)
 
 
 def claim_suggest(*, claim: Claim) -> Claim:
@@ -56,11 +59,12 @@ def claim_suggest(*, claim: Claim) -> Claim:
     anchors_sync()
     candidates = _candidates(claim)
     ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])[:KEEP]
-    current = claim.score if claim.score is not None else 0.0
+    has_citation = not claim.needs_citation and claim.claim_citations.exists()
     rows = [
         Suggestion(claim=claim, rank=rank, url=source.url, title=doc.title or source.title,
                    source=source, score=one.score, verdict=one.verdict,
-                   evidence=evidence_json(one.evidence), beats_current=is_better(one, current))
+                   evidence=evidence_json(one.evidence), beats_current=is_better(
+                       one, claim.score, current_verdict=claim.verdict, has_citation=has_citation))
         for rank, (index, one) in enumerate(ranked, start=1)
         for source, doc in [candidates[index]]
     ]

@@ -1,7 +1,7 @@
 """Verifying a claim against its cited sources."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from sideapp.claims.models import Claim, ClaimCitation
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+from verifier_core.verification.verdicts import HIGH
 
 
 def verifier():
@@ -32,6 +33,8 @@ class _Judged:
     score: float | None
     evidence: dict | None
     reason: str
+    confidence: str = ""
+    parts: list = field(default_factory=list)
 
 
 def claim_verify(*, claim: Claim) -> Claim:
@@ -41,10 +44,11 @@ def claim_verify(*, claim: Claim) -> Claim:
     for link in links:
         reason = link.citation.unavailable_reason
         if reason:
-            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason)
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason, HIGH)
         else:
             texts.append((link, link.citation.source.document.text))
-    result = verifier().score_claim(claim_input(claim), [t for _, t in texts]) if texts else None
+    urls = [link.citation.source.final_url or link.citation.source.url for link, _ in texts]
+    result = verifier().score_claim(claim_input(claim), [t for _, t in texts], urls=urls) if texts else None
     if result is not None:
         for (link, _), one in zip(texts, result.sources):
             judged[link.pk] = _from_source(one)
@@ -53,7 +57,8 @@ def claim_verify(*, claim: Claim) -> Claim:
 
 
 def _from_source(one: SourceVerdict) -> _Judged:
-    return _Judged(one.verdict, one.score, evidence_json(one.evidence), one.reason or "")
+    return _Judged(one.verdict, one.score, evidence_json(one.evidence), one.reason or "", one.confidence,
+                   [p.to_json() for p in one.parts])
 
 
 def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
@@ -61,23 +66,27 @@ def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
         return _Judged("", None, None, "needs a source: the claim has no citation")
     if result is None:
         reasons = "; ".join(dict.fromkeys(j.reason for j in judged.values()))
-        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons)
+        return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons, HIGH)
     evidence = evidence_json(result.evidence[0]) if result.evidence else None
-    return _Judged(result.verdict, result.score, evidence, result.reason or "")
+    return _Judged(result.verdict, result.score, evidence, result.reason or "", result.confidence,
+                   [p.to_json() for p in result.parts])
 
 
 def _store(claim: Claim, links, judged, result) -> None:
     outcome = _claim_outcome(claim, links, judged, result)
-    flagged = Claim.needs_editor(verdict=outcome.verdict, needs_citation=claim.needs_citation or not links)
+    flagged, needs_look = Claim.flag_rule(verdict=outcome.verdict, confidence=outcome.confidence,
+                                          needs_citation=claim.needs_citation or not links)
     with transaction.atomic():
         for link in links:
             j = judged[link.pk]
             ClaimCitation.objects.filter(pk=link.pk).update(
-                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000])
+                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000],
+                confidence=j.confidence, parts=j.parts)
         Claim.objects.filter(pk=claim.pk).update(
             verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
             score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
+            confidence=outcome.confidence, parts=outcome.parts, needs_look=needs_look,
             method=result.model_version if result else "",
             # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
-            suggest_state=Claim.State.PENDING if flagged else "", suggest_reason="")
+            suggest_state=Claim.State.PENDING if flagged or needs_look else "", suggest_reason="")
     claim.refresh_from_db()

@@ -204,3 +204,31 @@ def weights_for(tokens: list[str], weight: float = 1.0) -> dict[str, float]:
     return {t: weight * c for t, c in Counter(tokens).items()}
 
 
+
+
+class PassageBm25:
+    """BM25 over the handful of passages of one source, built per query in memory.
+
+    A source has tens of passages, so term counts in dictionaries beat any index on
+    disk; the formula is the index's own (Bm25Params), so both rank alike."""
+
+    def __init__(self, docs: list[list[str]], params: Bm25Params = Bm25Params(k1=1.2)):
+        self.params = params
+        self.docs = [Counter(d) for d in docs]
+        self.lengths = np.array([len(d) for d in docs], dtype=np.float64)
+        self.avg = float(self.lengths.mean()) if docs else 0.0
+        df = Counter(t for d in self.docs for t in d)
+        self.idf = {t: float(params.idf(f, len(docs))) for t, f in df.items()}
+
+    def unseen_idf(self) -> float:
+        """The idf of a term no passage holds: the most a query term can weigh."""
+        return float(self.params.idf(0, len(self.docs)))
+
+    def scores(self, query: list[str]) -> list[float]:
+        k1, avg = self.params.k1, self.avg or 1.0
+        out = []
+        for doc, length in zip(self.docs, self.lengths):
+            tf = np.array([doc[t] for t in set(query) if t in doc], dtype=np.float64)
+            idf = np.array([self.idf[t] for t in set(query) if t in doc], dtype=np.float64)
+            out.append(float((idf * self.params.tf_part(tf, length, avg) * (k1 + 1)).sum()) if len(tf) else 0.0)
+        return out

@@ -59,5 +59,16 @@ def tokenize(text: str) -> list[str]:
     return [stems.get(w) or _stem(w) for w in kept]
 
 
+def term_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, term) of each BM25 term of `text`, with offsets into `text`: where
+    in a claim each term sits (word-level support, claim parts)."""
+    stop, out = stop_words(), []
+    for match in _TOKEN.finditer(text):
+        word = match.group(0).casefold()
+        if word not in stop and len(word) <= _MAX_TOKEN_CHARS:
+            out.append((match.start(), match.end(), _STEMS.get(word) or _stem(word)))
+    return out
+
+
 def tokenize_many(texts: list[str]) -> list[list[str]]:
     return [tokenize(t) for t in texts]

@@ -9,11 +9,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LABELS = ("supported", "partially_supported", "not_supported")
+from verifier_core.verification.metrics import group_folds
+from verifier_core.verification.types import LABELS
+
 FILES = ("dev", "nst_dev", "nst_train")
 _META = "(meta data) "
 
@@ -112,24 +113,18 @@ def _assign_groups(examples: list[Example]) -> None:
 
 
 def grouped_folds(examples: list[Example], k: int, seed: int) -> list[list[int]]:
-    """Indices of the `dev` examples in each of k test folds, stratified by label.
+    """Indices of the `dev` examples in each of k test folds, stratified by label, no
+    group split (scikit-learn's StratifiedGroupKFold).
 
     Only `dev` rows are evaluated (they carry all three labels); nst_* rows are
     training material, excluded from training when their group is in the test fold.
     """
-    rng = random.Random(seed)
-    groups: dict[str, list[int]] = {}
-    for i, ex in enumerate(examples):
-        if ex.source == "dev":
-            groups.setdefault(ex.group, []).append(i)
-    keys = sorted(groups)
-    rng.shuffle(keys)
-    # Deal groups label by label so that every fold gets a similar label mix.
-    keys.sort(key=lambda g: LABELS.index(examples[groups[g][0]].label))
-    folds: list[list[int]] = [[] for _ in range(k)]
-    for n, key in enumerate(keys):
-        folds[n % k].extend(groups[key])
-    return [sorted(f) for f in folds]
+    dev = [i for i, ex in enumerate(examples) if ex.source == "dev"]
+    if not dev:
+        return []
+    y = [LABELS.index(examples[i].label) for i in dev]
+    folds = group_folds(y, [examples[i].group for i in dev], k, seed)
+    return [sorted(dev[j] for j in test) for _, test in folds]
 
 
 def train_indices(examples: list[Example], test: list[int]) -> list[int]:

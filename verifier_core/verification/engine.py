@@ -5,13 +5,13 @@ training, evaluation and the app, so that all three measure the same thing.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from verifier_core.verification.features import SourceAnalysis, content_words, word_support_from_pieces
-from verifier_core.verification.lexical import BM25, numbers, terms
+from verifier_core.verification.lexical import PassageBm25, numbers, terms
+from verifier_core.verification.quantities import quantities
 from verifier_core.verification.passages import SourcePassage, Unit, passages, sentence_units
 
 
@@ -30,13 +30,13 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> Pr
     found = passages(text, max_words=max_words, units=units)
     docs = [terms(p.text) for p in found]
     query = terms(claim)
-    bm = BM25(docs)
+    bm = PassageBm25(docs)
     scores = bm.scores(query) if docs else []
     # Ties (no shared words) keep document order, so that the opening passage wins.
     order = sorted(range(len(found)), key=lambda i: (-scores[i], i))
     selected = order[:top_k]
-    unseen = math.log(1 + (len(docs) + 0.5) / 0.5)  # idf of a term no passage has
-    ideal = sum(bm.idf.get(t, unseen) for t in set(query)) or 1.0
+    unseen = bm.unseen_idf()
+    ideal = sum(bm.idf.get(t, unseen) * (bm.params.k1 + 1) for t in set(query)) or 1.0
     analysis = SourceAnalysis(
         page_terms=set().union(*map(set, docs)) if docs else set(),
         page_numbers=numbers(text),
@@ -44,6 +44,7 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> Pr
         page_words=sum(len(d) for d in docs),
         bm25_norm=(scores[order[0]] / ideal) if found else 0.0,
         top_terms=[set(docs[i]) for i in selected],
+        quantities=quantities(text),
     )
     return PreparedSource(found, units, selected, list(scores), analysis)
 

@@ -5,36 +5,27 @@ inside the training folds (calibration.fit_head), never on the fold it is report
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from verifier_core.verification.calibration import LABELS, fit_head, macro_f1
+from verifier_core.verification.calibration import fit_head
 from verifier_core.verification.data import Example, grouped_folds, train_indices
-
-
-def roc_auc(positive: np.ndarray, score: np.ndarray) -> float:
-    """Mann-Whitney AUC with ties counted half; NaN when a class is missing."""
-    pos, neg = score[positive], score[~positive]
-    if len(pos) == 0 or len(neg) == 0:
-        return math.nan
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    values = np.concatenate([pos, neg])[order]
-    i = 0
-    while i < len(values):  # average ranks over ties
-        j = i
-        while j + 1 < len(values) and values[j + 1] == values[i]:
-            j += 1
-        ranks[order[i : j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+from verifier_core.verification.metrics import macro_f1, precision_at_recall, roc_auc
+from verifier_core.verification.types import LABELS
 
 
 def metrics(score: np.ndarray, pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """y and pred are indices into LABELS."""
+    """y and pred are indices into LABELS. `flagged` is the default flagged list (a
+    not_supported verdict, always high confidence); `not_quiet` is any verdict but
+    supported (what the list held before confidence existed)."""
     binary, full_or_partial = y != 1, y != 2
+    flagged = pred == 2
     return {
+        "ns_precision": float((y[flagged] == 2).mean()) if flagged.any() else float("nan"),
+        "ns_recall": float(flagged[y == 2].mean()) if (y == 2).any() else float("nan"),
+        "supported_flagged": float(flagged[y == 0].mean()) if (y == 0).any() else float("nan"),
+        "partial_flagged": float(flagged[y == 1].mean()) if (y == 1).any() else float("nan"),
+        "supported_not_quiet": float((pred[y == 0] != 0).mean()) if (y == 0).any() else float("nan"),
+        "precision_at_15_recall": precision_at_recall(score, y == 2, 0.15),
         "roc_auc": roc_auc(y[binary] == 0, score[binary]),
         # where the supported-vs-rest accuracy is won or lost: full vs partial support
         "roc_auc_sup_vs_partial": roc_auc(y[full_or_partial] == 0, score[full_or_partial]),
@@ -52,7 +43,7 @@ def cross_validate(X: np.ndarray, examples: list[Example], k: int, seed: int, na
     """
     y = np.array([LABELS.index(e.label) for e in examples])
     rng = np.random.RandomState(seed)
-    per_fold, oof = [], np.full(len(examples), np.nan)
+    per_fold, oof, oof_pred = [], np.full(len(examples), np.nan), np.full(len(examples), -1)
     for test in grouped_folds(examples, k, seed):
         if not test:
             continue
@@ -63,14 +54,35 @@ def cross_validate(X: np.ndarray, examples: list[Example], k: int, seed: int, na
             continue
         head = fit_head(X[train], y[train], [examples[i].group for i in train], names, seed=seed, **head_kw)
         score = head.score(X[test])
-        pred = np.array([LABELS.index(head.verdict(s)) for s in score])
-        oof[test] = score
+        pred = apply_rules(np.array([LABELS.index(head.verdict(s)) for s in score]), X[test], names)
+        oof[test], oof_pred[test] = score, pred
         per_fold.append(metrics(score, pred, y[test]))
-    summary = {}
-    for key in per_fold[0] if per_fold else []:
-        values = np.array([m[key] for m in per_fold], dtype=float)
-        summary[key] = {"mean": float(np.nanmean(values)), "std": float(np.nanstd(values))}
-    return {"folds": len(per_fold), "metrics": summary, "per_fold": per_fold, "oof_score": oof}
+    summary = {key: mean_std([m[key] for m in per_fold]) for key in (per_fold[0] if per_fold else [])}
+    seen = ~np.isnan(oof)
+    pooled = metrics(oof[seen], oof_pred[seen].astype(int), y[seen]) if seen.any() else {}
+    return {"folds": len(per_fold), "metrics": summary, "per_fold": per_fold, "pooled": pooled, "oof_score": oof}
+
+
+def mean_std(values) -> dict[str, float]:
+    """Mean and std over the values that exist (a fold without a flagged claim has no precision)."""
+    values = np.array(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return {"mean": float("nan"), "std": float("nan")}
+    return {"mean": float(values.mean()), "std": float(values.std())}
+
+
+def apply_rules(pred: np.ndarray, X: np.ndarray, names) -> np.ndarray:
+    """judgement.judge's rules as the app applies them: a contradicted figure keeps a claim
+    from `supported` (the head's `num_mismatch` feature), and an off-topic source is
+    not_supported (OFF_TOPIC)."""
+    from verifier_core.verification.judgement import OFF_TOPIC
+
+    if "num_mismatch" not in names:  # the verifier before these rules
+        return pred
+    wrong = X[:, list(names).index("num_mismatch")] > 0
+    pred = np.where((pred == 0) & wrong, 1, pred)
+    return np.where(X[:, list(names).index("cov_page")] < OFF_TOPIC, 2, pred)
 
 
 def share_of_groups(examples: list[Example], rows: list[int], share: float, rng) -> list[int]:

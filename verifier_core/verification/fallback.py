@@ -2,7 +2,7 @@
 
 Used when models/verifier/ holds no checkpoint, so that the app still ranks sources;
 every verdict it gives says so (method "bi-encoder-fallback"). The thresholds are the
-ones calibration.choose_thresholds picks on this path's max-cosine scores of the 349
+supported-vs-rest accuracy and macro-F1 cuts on this path's max-cosine scores of the 349
 WiCE `dev` claims (BM25 top-8 of 64-word passages; ROC-AUC 0.83, supported-vs-rest
 accuracy 0.68 in-sample): coarse, as the zero-shot model itself is.
 """
@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from verifier_core.verification.cache import ScoreCache, cache_key
+from verifier_core.verification.verdicts import Thresholds
 
 METHOD = "bi-encoder-fallback"
-T_SUPPORTED = 0.712
-T_NOT_SUPPORTED = 0.489
+# Not fitted for precision (no labels on this path): its verdicts are all low confidence.
+THRESHOLDS = Thresholds(supported=0.712, not_supported=0.489)
 TOP_K = 8  # passages chosen by BM25 before the encoder sees them
 
 
@@ -39,11 +40,3 @@ def passage_cosines(claim: str, texts: list[str], cache: ScoreCache) -> np.ndarr
             cache.put(keys[i], vectors[i])
     matrix = np.array(vectors, dtype=np.float32)
     return matrix[1:] @ matrix[0] if texts else np.zeros(0)
-
-
-def fallback_verdict(score: float) -> str:
-    if score >= T_SUPPORTED:
-        return "supported"
-    if score < T_NOT_SUPPORTED:
-        return "not_supported"
-    return "partially_supported"

@@ -7,14 +7,13 @@ sources together though by neither alone).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from verifier_core.verification.lexical import coverage, names, numbers, terms
-
-_WORD = re.compile(r"[^\W_]+(?:[.,'][^\W_]+)*", re.UNICODE)
+from verifier_core.verification.lexical import coverage, names, numbers, term_spans
+from verifier_core.verification.parts import UNTRAINED, Part, WordModel, part_scores, split_claim, word_matrix
+from verifier_core.verification.quantities import Mismatch, Quantity, mismatches
 
 FEATURE_NAMES = (
     "bm25_norm",  # best passage BM25 over the claim's own best possible score
@@ -32,6 +31,9 @@ FEATURE_NAMES = (
     "tok_mean",
     "tok_low_share",  # share of content words with support below one half
     "tok_min_absent",  # weakest support among words absent from the source text
+    "part_min",  # the weakest claim part's support (parts.py)
+    "word_min",  # the weakest content word's support by the word model
+    "num_mismatch",  # the source gives another figure for one of the claim's (quantities.py)
 )
 
 
@@ -47,16 +49,24 @@ class SourceAnalysis:
     top_terms: list[set[str]]  # term sets of the top passages, best first
     pair_probs: list[float] = field(default_factory=list)  # per top passage
     word_support: list[list[float]] = field(default_factory=list)  # per passage, per content word
+    quantities: list[Quantity] = field(default_factory=list)  # the source's figures
+
+
+@dataclass
+class ClaimAnalysis:
+    """The verdict head's features and what they rest on, shown to editors as reasons."""
+
+    features: np.ndarray
+    words: list[tuple[int, int, str]]
+    word_probs: np.ndarray
+    parts: list[Part]
+    part_scores: list[float]
+    mismatches: list[Mismatch]
 
 
 def content_words(claim: str) -> list[tuple[int, int, str]]:
     """(start, end, term) of the claim's content words, in order."""
-    out = []
-    for match in _WORD.finditer(claim):
-        term = terms(match.group(0))
-        if term:
-            out.append((match.start(), match.end(), term[0]))
-    return out
+    return term_spans(claim)
 
 
 def word_support_from_pieces(piece_probs, piece_offsets, words) -> list[float]:
@@ -68,8 +78,31 @@ def word_support_from_pieces(piece_probs, piece_offsets, words) -> list[float]:
     return out
 
 
-def claim_features(claim: str, analyses: list[SourceAnalysis]) -> np.ndarray:
+def claim_features(claim: str, analyses: list[SourceAnalysis], word_model: WordModel = UNTRAINED) -> np.ndarray:
+    return analyse_claim(claim, analyses, word_model).features
+
+
+def analyse_claim(claim: str, analyses: list[SourceAnalysis], word_model: WordModel = UNTRAINED) -> ClaimAnalysis:
     words = content_words(claim)
+    support = _word_support(words, analyses)
+    page_terms = set().union(*(a.page_terms for a in analyses)) if analyses else set()
+    tops = [t for a in analyses for t in a.top_terms]
+    probs = word_model.prob(word_matrix(words, support, page_terms, tops))
+    parts = split_claim(claim)
+    scores = part_scores(parts, words, probs)
+    found = mismatches(claim, "", [q for a in analyses for q in a.quantities])
+    structured = [min(scores, default=1.0), float(probs.min()) if len(probs) else 1.0, float(bool(found))]
+    features = np.concatenate([_lexical(claim, words, analyses), _neural(words, support, page_terms, analyses), structured])
+    return ClaimAnalysis(features, words, probs, parts, scores, found)
+
+
+def _word_support(words, analyses: list[SourceAnalysis]) -> np.ndarray:
+    """Per content word, its best support over every passage read (any passage may hold it)."""
+    rows = [ws for a in analyses for ws in a.word_support if len(ws) == len(words)]
+    return np.max(np.array(rows), axis=0) if words and rows else np.zeros(len(words))
+
+
+def _lexical(claim: str, words, analyses: list[SourceAnalysis]) -> list[float]:
     claim_terms = {w[2] for w in words}
     page_terms = set().union(*(a.page_terms for a in analyses)) if analyses else set()
     tops = [a.top_terms for a in analyses if a.top_terms]
@@ -82,7 +115,7 @@ def claim_features(claim: str, analyses: list[SourceAnalysis]) -> np.ndarray:
     page_nums = set().union(*(a.page_numbers for a in analyses)) if analyses else set()
     claim_names = names(claim)
     lowered = " ".join(a.page_lower for a in analyses)
-    lexical = [
+    return [
         max((a.bm25_norm for a in analyses), default=0.0),
         coverage(claim_terms, page_terms),
         coverage(claim_terms, best),
@@ -93,16 +126,10 @@ def claim_features(claim: str, analyses: list[SourceAnalysis]) -> np.ndarray:
         math.log1p(sum(a.page_words for a in analyses)),
         math.log1p(len(claim_terms)),
     ]
-    return np.array(lexical + _neural(words, page_terms, analyses), dtype=np.float64)
 
 
-def _neural(words, page_terms: set[str], analyses: list[SourceAnalysis]) -> list[float]:
+def _neural(words, support: np.ndarray, page_terms: set[str], analyses: list[SourceAnalysis]) -> list[float]:
     pairs = sorted((p for a in analyses for p in a.pair_probs), reverse=True)
-    rows = [ws for a in analyses for ws in a.word_support if len(ws) == len(words)]
-    if not words or not rows:
-        support = np.zeros(len(words))
-    else:
-        support = np.max(np.array(rows), axis=0)  # a word is supported if any passage supports it
     absent = [s for s, w in zip(support, words) if w[2] not in page_terms]
     return [
         pairs[0] if pairs else 0.0,

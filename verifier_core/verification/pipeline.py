@@ -18,7 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from verifier_core.verification.calibration import LABELS, fit_head
+from verifier_core.verification.calibration import fit_head
+from verifier_core.verification.parts import UNTRAINED, WordModel
+from verifier_core.verification.verdicts import PRECISION_TARGET
+from verifier_core.verification.types import LABELS
 from verifier_core.verification.data import Example, load_wice
 from verifier_core.verification.features import FEATURE_NAMES, claim_features
 from verifier_core.verification.training import TrainConfig
@@ -38,6 +41,10 @@ class TrainOptions:
     # int8 dynamic quantisation at inference: measured 1.5-2.3 points of accuracy lost for
     # a ~1.3x gain on 4 short passages, so off by default (bench_verification_quality.py).
     quantize: bool = False
+    # Keep the cross-encoder already in `out` and refit only the word model and the verdict
+    # head (issue 13: calibration and features, not more cross-encoder training, move the figures).
+    head_only: bool = False
+    precision: float = PRECISION_TARGET  # cross-validated precision the not_supported cut aims at
     train: TrainConfig = field(default_factory=TrainConfig)
 
 
@@ -58,7 +65,10 @@ def run_training(opts: TrainOptions) -> dict:
     examples = load_wice(opts.data, opts.limit)
     staging = opts.out.parent / (opts.out.name + ".staging")
     shutil.rmtree(staging, ignore_errors=True)
-    n_pairs, history = _train_cross_encoder(opts, examples, staging)
+    if opts.head_only:
+        n_pairs, history = _reuse_cross_encoder(opts.out, staging)
+    else:
+        n_pairs, history = _train_cross_encoder(opts, examples, staging)
     train_seconds = time.time() - started
     seed_everything(opts.seed)
     report = _fit_verdicts(opts, examples, staging)
@@ -72,7 +82,7 @@ def run_training(opts: TrainOptions) -> dict:
         options=_jsonable(opts),
     )
     (staging / "metrics.json").write_text(json.dumps(report, indent=2, sort_keys=True))
-    write_card(staging / "MODEL_CARD.md", report)
+    write_card(staging / "MODEL_CARD.md", report, previous=opts.out / "MODEL_CARD.md")
     shutil.rmtree(opts.out, ignore_errors=True)
     staging.rename(opts.out)  # a failed run never leaves a half-written checkpoint behind
     return report
@@ -95,6 +105,17 @@ def _train_cross_encoder(opts: TrainOptions, examples: list[Example], out: Path)
     return len(pairs), history
 
 
+def _reuse_cross_encoder(model_dir: Path, staging: Path) -> tuple[int, list[float]]:
+    """Copy the trained cross-encoder of `model_dir` into the staging directory."""
+    if not (model_dir / "model.safetensors").exists():
+        raise FileNotFoundError(f"--head-only needs a trained cross-encoder in {model_dir}")
+    staging.mkdir(parents=True)
+    for name in ("model.safetensors", "config.json", "encoder_config.json"):
+        shutil.copy2(model_dir / name, staging / name)
+    old = json.loads((model_dir / "metrics.json").read_text()) if (model_dir / "metrics.json").exists() else {}
+    return int(old.get("training_pairs", 0)), list(old.get("validation_loss_per_epoch", []))
+
+
 def _model_config(opts: TrainOptions) -> dict:
     return {
         "max_length": opts.train.max_length,
@@ -111,15 +132,26 @@ def _jsonable(opts: TrainOptions) -> dict:
     return data
 
 
-def claim_matrix(model, tokenizer, examples: list[Example], rows: list[int], config: dict) -> np.ndarray:
-    """Verdict features of `rows`, computed exactly as the app computes them."""
+def analyse_rows(model, tokenizer, examples: list[Example], rows: list[int], config: dict, what: str = "claims") -> dict:
+    """Each row's analysed source, computed exactly as the app computes it."""
+    from verifier_core.progress import Progress
     from verifier_core.verification.engine import analyse
 
+    out = {}
+    with Progress(total=len(rows), what=what) as progress:
+        for i in rows:
+            ex = examples[i]
+            out[i] = analyse(model, tokenizer, ex.claim, ex.title, ex.page, config["top_k"], config["max_length"],
+                             config["passage_words"]).analysis
+            progress.advance(1)
+    return out
+
+
+def claim_matrix(analyses: dict, examples: list[Example], rows: list[int], word_model: WordModel = UNTRAINED) -> np.ndarray:
+    """Verdict features of `rows` (the other rows stay zero)."""
     X = np.zeros((len(examples), len(FEATURE_NAMES)))
     for i in rows:
-        ex = examples[i]
-        prepared = analyse(model, tokenizer, ex.claim, ex.title, ex.page, config["top_k"], config["max_length"], config["passage_words"])
-        X[i] = claim_features(ex.claim, [prepared.analysis])
+        X[i] = claim_features(examples[i].claim, [analyses[i]], word_model)
     return X
 
 
@@ -127,19 +159,27 @@ def _fit_verdicts(opts: TrainOptions, examples: list[Example], model_dir: Path) 
     from verifier_core.encoder import load_encoder
     from verifier_core.verification.evaluation import cross_validate
     from verifier_core.verification.model import load_model
-    from verifier_core.verification.scoring import _quantize
+    from verifier_core.verification.scoring import WORD_MODEL_FILE, _quantize
+    from verifier_core.verification.wordtrain import fit_words, test_words
 
     model, config = load_model(model_dir)
     if config.get("quantize"):
         model = _quantize(model)
     tokenizer, _ = load_encoder()
-    dev = [i for i, e in enumerate(examples) if e.source == "dev"]
+    rows = {name: [i for i, e in enumerate(examples) if e.source == name] for name in ("dev", "nst_train", "nst_dev")}
     started = time.time()
-    X = claim_matrix(model, tokenizer, examples, dev, config)
-    per_claim_ms = 1000 * (time.time() - started) / max(1, len(dev))
-    cv = cross_validate(X, examples, opts.folds, opts.seed, FEATURE_NAMES) if opts.folds > 1 else None
+    analyses = analyse_rows(model, tokenizer, examples, rows["dev"], config)
+    per_claim_ms = 1000 * (time.time() - started) / max(1, len(rows["dev"]))
+    analyses.update(analyse_rows(model, tokenizer, examples, rows["nst_train"] + rows["nst_dev"], config, "marked claims"))
+    # The word model learns from nst_train only, like the cross-encoder: dev stays unseen.
+    word_model = fit_words(examples, analyses, rows["nst_train"]) if rows["nst_train"] else UNTRAINED
+    words = test_words(word_model, examples, analyses, rows["nst_dev"]) if rows["nst_dev"] else None
+    (model_dir / WORD_MODEL_FILE).write_text(json.dumps(word_model.to_dict(), indent=2))
+    dev = rows["dev"]
+    X = claim_matrix(analyses, examples, dev, word_model)
+    cv = cross_validate(X, examples, opts.folds, opts.seed, FEATURE_NAMES, precision=opts.precision) if opts.folds > 1 else None
     y = np.array([LABELS.index(examples[i].label) for i in dev])
-    head = fit_head(X[dev], y, [examples[i].group for i in dev], FEATURE_NAMES, seed=opts.seed)
+    head = fit_head(X[dev], y, [examples[i].group for i in dev], FEATURE_NAMES, seed=opts.seed, precision=opts.precision)
     (model_dir / "head.json").write_text(json.dumps(head.to_dict(), indent=2))
     return {
         "cv": {k: v for k, v in cv.items() if k != "oof_score"} if cv else None,
@@ -147,6 +187,8 @@ def _fit_verdicts(opts: TrainOptions, examples: list[Example], model_dir: Path) 
         "dev_claims": len(dev),
         "label_counts": {lab: int((y == n).sum()) for n, lab in enumerate(LABELS)},
         "feature_ms_per_claim": round(per_claim_ms, 1),
-        "thresholds": {"supported": head.t_supported, "not_supported": head.t_not_supported},
+        "thresholds": {"supported": head.t_supported, "not_supported": head.t_not_supported,
+                       "confident_supported": head.t_confident_supported, "precision_target": opts.precision},
+        "word_model": words,
         "features": list(FEATURE_NAMES),
     }

@@ -17,14 +17,16 @@ import os
 import threading
 from pathlib import Path
 
-import numpy as np
-
 from verifier_core.verification import fallback
 from verifier_core.verification.cache import ScoreCache, cache_key
-from verifier_core.verification.calibration import LABELS, VerdictHead
+from verifier_core.verification.calibration import VerdictHead
 from verifier_core.verification.engine import PreparedSource, cross_encode, prepare_source
 from verifier_core.verification.evidence import select_evidence
-from verifier_core.verification.features import claim_features, content_words, word_support_from_pieces
+from verifier_core.verification.features import content_words, word_support_from_pieces
+from verifier_core.verification.judgement import Judgement, judge
+from verifier_core.verification.parts import UNTRAINED, WordModel
+from verifier_core.verification.reasons import is_generic_page
+from verifier_core.verification.verdicts import HIGH
 from verifier_core.verification.guard import as_text, claim_problem, source_problem
 from verifier_core.verification.types import (
     UNAVAILABLE,
@@ -32,12 +34,14 @@ from verifier_core.verification.types import (
     ClaimVerdict,
     PassageScore,
     SourceVerdict,
+    Verdict,
     VerifierModelError,
 )
 
 log = logging.getLogger(__name__)
 CROSS_ENCODER = "cross-encoder"
 REQUIRED_FILES = ("model.safetensors", "config.json", "encoder_config.json", "head.json")
+WORD_MODEL_FILE = "parts.json"  # the claim-parts word model (optional: older checkpoints lack it)
 _lock = threading.Lock()
 _shared: dict[str, "Verifier"] = {}
 
@@ -59,14 +63,16 @@ def get_verifier(model_dir: Path | None = None) -> "Verifier":
 
 def _model_version(model_dir: Path) -> str:
     digest = hashlib.sha256()
-    for name in REQUIRED_FILES:
-        digest.update((model_dir / name).read_bytes())
+    for name in (*REQUIRED_FILES, WORD_MODEL_FILE):
+        if (model_dir / name).exists():
+            digest.update((model_dir / name).read_bytes())
     return f"{CROSS_ENCODER}:{digest.hexdigest()[:12]}"
 
 
 class Verifier:
-    def __init__(self, *, model, tokenizer, head: VerdictHead | None, config: dict, model_version: str, cache: ScoreCache | None = None):
-        self.model, self.tokenizer, self.head = model, tokenizer, head
+    def __init__(self, *, model, tokenizer, head: VerdictHead | None, config: dict, model_version: str,
+                 cache: ScoreCache | None = None, word_model: WordModel = UNTRAINED):
+        self.model, self.tokenizer, self.head, self.word_model = model, tokenizer, head, word_model
         self.config = config
         self.model_version = model_version
         self.method = CROSS_ENCODER if model is not None else fallback.METHOD
@@ -105,32 +111,40 @@ class Verifier:
             model = _quantize(model)
             version += ":int8"  # int8 scores differ a little: never share cache entries
         tokenizer, _ = load_encoder()  # the checkpoint keeps the base model's vocabulary
-        return cls(model=model, tokenizer=tokenizer, head=head, config=config, model_version=version, cache=cache)
+        words = model_dir / WORD_MODEL_FILE  # older checkpoints have none: the untrained word model
+        word_model = WordModel.from_dict(json.loads(words.read_text())) if words.exists() else UNTRAINED
+        return cls(model=model, tokenizer=tokenizer, head=head, config=config, model_version=version, cache=cache,
+                   word_model=word_model)
 
     # --- public API --------------------------------------------------------------
 
-    def score_source(self, claim: ClaimInput, source_text: str) -> SourceVerdict:
-        return self.score_claim(claim, [source_text]).sources[0]
+    def score_source(self, claim: ClaimInput, source_text: str, url: str | None = None) -> SourceVerdict:
+        return self.score_claim(claim, [source_text], urls=[url]).sources[0]
 
-    def score_claim(self, claim: ClaimInput, sources: list[str]) -> ClaimVerdict:
-        """Each source scored on its own, and the claim on the union of all of them."""
+    def score_claim(self, claim: ClaimInput, sources: list[str], urls: list[str | None] | None = None) -> ClaimVerdict:
+        """Each source scored on its own, and the claim on the union of all of them; `urls`
+        (parallel to `sources`, optional) let a generic front page be named as such."""
+        generic = [is_generic_page(u) for u in (urls or [])] + [False] * len(sources)
         problem = claim_problem(claim.text if claim else None)
         texts = [as_text(s) for s in sources]
         if problem:
             unavailable = [self._unavailable(problem) for _ in texts]
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem)
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem, confidence=HIGH)
         prepared = [self._guarded(self._prepare, claim, t) for t in texts]
-        verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p) for p, t in zip(prepared, texts)]
+        verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p, g)
+                    for p, t, g in zip(prepared, texts, generic)]
         usable = [p for p, v in zip(prepared, verdicts) if isinstance(p, PreparedSource) and v.verdict != UNAVAILABLE]
         if not usable:
             reason = "; ".join(sorted({v.reason for v in verdicts if v.reason})) or "no sources"
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason)
-        score, verdict, _, _ = self._judge(claim, usable)
-        evidence = [v.evidence for v in verdicts if v.evidence and v.verdict != "not_supported"]
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason, confidence=HIGH)
+        evidence = [v.evidence for v in verdicts if v.evidence and v.verdict != Verdict.NOT_SUPPORTED]
         if not evidence:
             best = max((v for v in verdicts if v.evidence), key=lambda v: v.score, default=None)
             evidence = [best.evidence] if best else []
-        return ClaimVerdict(score, verdict, self.method, self.model_version, verdicts, evidence, reason=self._note())
+        all_generic = all(g for g, v in zip(generic, verdicts) if v.verdict != UNAVAILABLE)
+        j = self._judge(claim, usable, all_generic, evidence[0].sentences[0] if evidence and evidence[0].sentences else None)
+        return ClaimVerdict(j.score, j.verdict, self.method, self.model_version, verdicts, evidence,
+                            reason=self._with_note(j.reason), confidence=j.confidence, parts=j.parts)
 
     def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
         """Candidates (retrieved passages or pages) best first, with scores on the same
@@ -180,20 +194,12 @@ class Verifier:
             word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in values
         ]
 
-    def _judge(self, claim: ClaimInput, prepared: list[PreparedSource]) -> tuple[float, str, dict, dict]:
-        """(score, verdict, class probabilities, features) from one or several sources."""
-        if self.model is None:
-            best = max((p for s in prepared for p in s.analysis.pair_probs), default=0.0)
-            score = float(np.clip(best, 0.0, 1.0))
-            return score, fallback.fallback_verdict(score), {}, {"max_cosine": float(best)}
-        features = claim_features(claim.text, [p.analysis for p in prepared])
-        probs = self.head.probs(features[None, :])[0]
-        score = float(probs[0] + 0.5 * probs[1])
-        named = {name: float(v) for name, v in zip(self.head.feature_names, features)}
-        return score, self.head.verdict(score), {label: float(p) for label, p in zip(LABELS, probs)}, named
+    def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, sentence: str | None) -> Judgement:
+        """Score, verdict, confidence, parts and reason from one or several sources."""
+        return judge(claim.text, [p.analysis for p in prepared], head=self.head if self.model is not None else None,
+                     word_model=self.word_model, generic=generic, evidence_sentence=sentence)
 
-    def _source_verdict(self, claim: ClaimInput, text: str, prepared: PreparedSource) -> SourceVerdict:
-        score, verdict, probs, features = self._judge(claim, [prepared])
+    def _source_verdict(self, claim: ClaimInput, text: str, prepared: PreparedSource, generic: bool = False) -> SourceVerdict:
         pair = prepared.analysis.pair_probs
         ranked = sorted(range(len(pair)), key=lambda n: (-pair[n], n))
         passage_scores = [
@@ -202,25 +208,29 @@ class Verifier:
         ]
         best = prepared.passages[prepared.selected[ranked[0]]]
         evidence = select_evidence(text, best, prepared.units, claim.text)
+        j = self._judge(claim, [prepared], generic, evidence.sentences[0] if evidence and evidence.sentences else None)
         return SourceVerdict(
-            score=score,
-            verdict=verdict,
+            score=j.score,
+            verdict=j.verdict,
             method=self.method,
             model_version=self.model_version,
-            reason=self._note(),
+            reason=self._with_note(j.reason),
             evidence=evidence,
             passage_scores=passage_scores,
-            probabilities=probs,
-            features=features,
+            probabilities=j.probabilities,
+            features=j.features,
+            confidence=j.confidence,
+            parts=j.parts,
         )
 
     def _unavailable(self, reason: str) -> SourceVerdict:
-        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason)
+        # Nothing to weigh: an unreadable source is a certain verdict, not a guess.
+        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason, confidence=HIGH)
 
-    def _note(self) -> str | None:
+    def _with_note(self, reason: str) -> str:
         if self.model is None:
-            return "no trained verifier checkpoint: scored by bi-encoder similarity (fallback)"
-        return None
+            return f"{reason} (no trained verifier checkpoint: scored by bi-encoder similarity, the fallback)"
+        return reason
 
 
 def _quantize(model):

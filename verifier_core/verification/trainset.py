@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from verifier_core.verification.data import Example
 from verifier_core.verification.features import content_words
-from verifier_core.verification.lexical import BM25, terms
+from verifier_core.verification.types import Verdict
+from verifier_core.verification.lexical import PassageBm25, terms
 from verifier_core.verification.passages import SourcePassage, passages
 
 IGNORE = -1.0
@@ -60,7 +61,7 @@ def claim_word_labels(ex: Example, claim: str) -> list[float]:
     if ex.claim_tokens:
         marks = _char_marks(claim, ex.claim_tokens, ex.unsupported)
         return [0.0 if any(marks[start:end]) else 1.0 for start, end, _ in words]
-    fill = {"supported": 1.0, "not_supported": 0.0}.get(ex.label, IGNORE)
+    fill = {Verdict.SUPPORTED: 1.0, Verdict.NOT_SUPPORTED: 0.0}.get(ex.label, IGNORE)
     return [fill] * len(words)
 
 
@@ -120,10 +121,10 @@ def build_pairs(examples: list[Example], seed: int, hard: int = 2, max_words: in
 def _claim_pairs(group: int, ex: Example, found, retrieved, hard: int, rng) -> list[TrainPair]:
     if not found:
         return []
-    positives = positive_passages(ex, found) if ex.label != "not_supported" else []
+    positives = positive_passages(ex, found) if ex.label != Verdict.NOT_SUPPORTED else []
     banned = {i for i, p in enumerate(found) if any(_overlap(p, s) for s in _supporting_spans(ex))}
     query = terms(ex.claim)
-    scores = BM25([terms(p.text) for p in found]).scores(query)
+    scores = PassageBm25([terms(p.text) for p in found]).scores(query)
     ranked = [i for i in sorted(range(len(found)), key=lambda i: -scores[i]) if i not in banned]
     negatives = ranked[:hard] + rng.sample(ranked[hard:], min(1, len(ranked[hard:])))
     labels = claim_word_labels(ex, ex.claim)

@@ -71,6 +71,20 @@ class PassageScore:
     score: float  # cross-encoder pair probability (or cosine in the fallback)
 
 
+@dataclass(frozen=True)
+class PartVerdict:
+    """One part of a claim (a clause, a coordinated fact) and how well the source backs it."""
+
+    text: str
+    start: int  # offsets into the claim text
+    end: int
+    score: float
+    verdict: str
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "score": round(self.score, 6), "verdict": str(self.verdict)}
+
+
 @dataclass
 class SourceVerdict:
     score: float  # in [0, 1], higher = better supported; 0.0 when unavailable
@@ -82,6 +96,8 @@ class SourceVerdict:
     passage_scores: list[PassageScore] = field(default_factory=list)
     probabilities: dict[str, float] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)  # what the verdict head saw
+    confidence: str = "low"  # "high" | "low" (verdicts.Thresholds.decide); low = needs a look
+    parts: list[PartVerdict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -100,3 +116,8 @@ class ClaimVerdict:
     sources: list[SourceVerdict]
     evidence: list[Evidence] = field(default_factory=list)  # from every source that contributed
     reason: str | None = None
+    confidence: str = "low"
+    parts: list[PartVerdict] = field(default_factory=list)
+
+# The verdict head's classes, in the order of its probability columns.
+LABELS = (Verdict.SUPPORTED.value, Verdict.PARTIALLY_SUPPORTED.value, Verdict.NOT_SUPPORTED.value)

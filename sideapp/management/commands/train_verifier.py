@@ -22,6 +22,10 @@ class Command(BaseCommand):
         parser.add_argument("--epochs", type=int, default=None)
         parser.add_argument("--threads", type=int, default=2)
         parser.add_argument("--quantize", action="store_true", help="int8 dynamic quantisation at inference (faster, less accurate)")
+        parser.add_argument("--head-only", action="store_true",
+                            help="keep the cross-encoder in --out; refit the word model and the verdict head")
+        parser.add_argument("--precision", type=float, default=None,
+                            help="cross-validated precision the not_supported cut aims at (default 0.8)")
 
     def handle(self, *args, **opts):
         import torch
@@ -34,12 +38,15 @@ class Command(BaseCommand):
         if not (data / "dev.jsonl").exists():
             raise CommandError(f"no WiCE data in {data} (expected dev.jsonl, nst_dev.jsonl, nst_train.jsonl)")
         options = TrainOptions(data=data, out=Path(opts["out"]), seed=opts["seed"], folds=opts["folds"], limit=opts["limit"])
-        options.quantize = opts["quantize"]
+        options.quantize, options.head_only = opts["quantize"], opts["head_only"]
+        if opts["precision"] is not None:
+            options.precision = opts["precision"]
         if opts["epochs"] is not None:
             options.train.epochs = opts["epochs"]
         started = time.time()
         report = run_training(options)
         cv = report.get("cv") or {}
         for key, value in (cv.get("metrics") or {}).items():
-            self.stdout.write(f"{key}: {value['mean']:.3f} ± {value['std']:.3f}")
+            pooled = (cv.get("pooled") or {}).get(key, float("nan"))
+            self.stdout.write(f"{key}: {value['mean']:.3f} ± {value['std']:.3f} (pooled {pooled:.3f})")
         self.stdout.write(f"wrote {options.out} in {(time.time() - started) / 60:.1f} min")

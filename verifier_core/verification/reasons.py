@@ -1,0 +1,57 @@
+"""Every verdict in words: why a claim is (not) supported, and which part fails.
+
+Editors act on reasons, not on scores: "the source gives 1996, not 1994" or "no passage
+of the source mentions 1931" says what to check; "score 0.21" does not.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from verifier_core.verification.types import Verdict
+
+_MAX_QUOTE = 160
+_FRONT_PAGES = {"", "/", "/index.html", "/index.htm", "/index.php", "/home", "/default.aspx", "/en", "/en/"}
+GENERIC_PAGE = "cites a generic page (the site's front page), not a page about this fact"
+
+
+def is_generic_page(url: str | None) -> bool:
+    """A site's front page cited for a specific fact: SIDE found the cited URL's depth a
+    strong sign of failed verification. A query string (?id=...) names a specific page."""
+    if not url:
+        return False
+    parts = urlsplit(url.strip())
+    if not parts.netloc:
+        return False
+    return parts.path.lower() in _FRONT_PAGES and not parts.query
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return f"“{text[:_MAX_QUOTE]}…”" if len(text) > _MAX_QUOTE else f"“{text}”"
+
+
+def absent_words(claim: str, words, page_terms: set[str]) -> list[str]:
+    """The claim's words (as written) that no passage of the source holds, figures first."""
+    seen, out = set(), []
+    for a, b, term in words:
+        if term not in page_terms and term not in seen:
+            seen.add(term)
+            out.append(claim[a:b])
+    return sorted(out, key=lambda w: (not any(c.isdigit() for c in w), not w[:1].isupper()))
+
+
+def verdict_reason(*, verdict: str, claim: str, absent: list[str], mismatch_reasons: list[str],
+                   weakest_part: str | None, evidence_sentence: str | None) -> str:
+    """One sentence (or two) in words for a judged claim."""
+    if mismatch_reasons:
+        return "; ".join(dict.fromkeys(mismatch_reasons))
+    missing = f"no passage of the source mentions {', '.join(absent[:3])}" if absent else ""
+    if verdict == Verdict.NOT_SUPPORTED:
+        return missing or "the source uses the claim's words, but no passage says what the claim says"
+    if verdict == Verdict.PARTIALLY_SUPPORTED:
+        part = f"the source supports the claim only in part; weakest part: {_quote(weakest_part)}" if weakest_part else (
+            "the source supports the claim only in part")
+        return f"{part}; {missing}" if missing else part
+    if evidence_sentence:
+        return f"the source says it: {_quote(evidence_sentence)}"
+    return "the source supports the claim"
