@@ -17,7 +17,8 @@ from pathlib import Path
 from verifier_core.retrieval import builder
 from verifier_core.retrieval.anchors import AnchorDictionary
 from verifier_core.retrieval.corpus import Document, merge_documents
-from verifier_core.retrieval.dense import Encoder, MiniLMEncoder
+from verifier_core.retrieval.dense import Encoder
+from verifier_core.retrieval.encoders import MiniLMEncoder, encoder_named
 from verifier_core.retrieval.fusion import DocumentHit
 from verifier_core.retrieval.lifecycle import IndexConfig, IndexRoot, check_encoder, make_manifest
 from verifier_core.retrieval.query import Query
@@ -51,9 +52,15 @@ class RetrievalEngine:
     def load(cls, index_dir: str | Path, *, encoder: Encoder | None = None, auto_refresh: bool = True,
              query_threads: int | None = 1) -> "RetrievalEngine":
         """Opens a built index; IndexNotFoundError, CorruptIndexError or
-        EncoderMismatchError say why it cannot be used."""
-        return cls(IndexRoot.locate(index_dir), encoder or MiniLMEncoder(), auto_refresh=auto_refresh,
-                   query_threads=query_threads)
+        EncoderMismatchError say why it cannot be used. Without `encoder`, queries are
+        encoded by the encoder that wrote the index's vectors."""
+        root = IndexRoot.locate(index_dir)
+        if encoder is None:
+            try:
+                encoder = encoder_named(root.read_manifest()["encoder"]["name"])
+            except ValueError:
+                encoder = MiniLMEncoder()  # check_encoder then says what does not match
+        return cls(root, encoder, auto_refresh=auto_refresh, query_threads=query_threads)
 
     @classmethod
     def create(cls, index_dir: str | Path, *, encoder: Encoder | None = None,
