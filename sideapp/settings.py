@@ -154,6 +154,7 @@ SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
 SIDE_ENCODER = env_str("SIDE_ENCODER", "minilm")
 SIDE_ENCODER_CACHE = _path("SIDE_ENCODER_CACHE", SIDE_DATA_DIR / "encoders")  # distilled models
 os.environ.setdefault("SIDE_ENCODER_CACHE", str(SIDE_ENCODER_CACHE))  # read by verifier_core
+SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published replica version
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 
 LOGGING = {

@@ -114,7 +114,7 @@ def replica_sync() -> SyncReport:
                                                      defaults={"encoder": engine.encoder.name})
     total = feed.count_after(engine.synced_through)
     with Progress(total=total, what="passages synced", on_update=_mirror(replica), bar=False) as progress:
-        report = engine.sync_from(feed, progress=progress) if total else None
+        report = engine.sync_from(feed, batch=settings.SIDE_SYNC_BATCH, progress=progress) if total else None
     CorpusReplica.objects.filter(pk=replica.pk).update(
         encoder=engine.encoder.name, synced_through=engine.synced_through, passages=len(engine),
         documents=engine.manifest["document_count"], syncing=False, seconds_left=None)
