@@ -68,6 +68,15 @@ class CorpusImportTests(ImportTestCase, TestCase):
         page = self.admin().get(reverse("corpus_import", args=[record.pk])).content.decode()
         self.assertIn("documents/s", page)
 
+    def test_the_corpus_page_shows_each_replica_sync_with_rate_and_time_left(self):
+        from sideapp.corpus.models import CorpusReplica
+
+        CorpusReplica.objects.create(name="worker-b:/var/side/index", encoder="minilm", syncing=True,
+                                     done=1200, total=5000, rate=400.0, seconds_left=9.5)
+        page = self.admin().get(reverse("corpus")).content.decode()
+        self.assertIn("worker-b:/var/side/index", page)
+        self.assertIn("1200 / 5000 passages, 400.0 passages/s, about 10 s left", page)
+
     def test_a_url_that_was_already_fetched_keeps_its_fetched_text(self):
         source = Source.objects.create(url="https://example.org/doc1", normalized_url="https://example.org/doc1",
                                        status="ok")
