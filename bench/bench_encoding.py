@@ -64,6 +64,39 @@ def query_latency(engine, queries, n: int = 60) -> tuple[float, float]:
     return 1000 * statistics.median(enc), 1000 * statistics.median(total)
 
 
+WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
+
+
+def fusion_cv(index: str, folds: int = 5) -> None:
+    """RRF with the dense list weighted w (BM25 at 1): per-query P@1 for each w, then w
+    chosen on 4 folds of the claims and scored on the fifth."""
+    import numpy as np
+
+    from verifier_core.retrieval import RetrievalEngine
+    from verifier_core.retrieval.searching import SearchOptions, query_weights
+
+    engine = RetrievalEngine.load(index, auto_refresh=False)
+    snap, opts = engine._snap, SearchOptions(expand=False)
+    _, queries = wice_pages_and_queries(with_section=False)
+    dense = snap.dense.search(engine.encoder.encode([q.text() for _, q, _ in queries]), 100)
+    hits = np.zeros((len(queries), len(WEIGHTS)))
+    for i, (_, q, gold) in enumerate(queries):
+        sparse_ids = snap.sparse.search(query_weights(snap, q.text(), opts), 100)[0]
+        for j, w in enumerate(WEIGHTS):
+            fused: dict[int, float] = {}
+            for ids, weight in ((sparse_ids, 1.0), (dense[i][0], w)):
+                for rank, p in enumerate(ids, start=1):
+                    fused[int(p)] = fused.get(int(p), 0.0) + weight / (60 + rank)
+            best = min(fused, key=lambda p: (-fused[p], p))
+            hits[i, j] = snap.urls[snap.doc_of[best]] == gold
+    fold = np.random.default_rng(0).permutation(len(queries)) % folds
+    picks = [int(np.argmax(hits[fold != f].mean(0))) for f in range(folds)]
+    held = np.mean([hits[fold == f, j].mean() for f, j in enumerate(picks)])
+    print(f"command: {' '.join([Path(sys.executable).name] + sys.argv)}\nencoder {engine.encoder.name}")
+    print("P@1 by dense weight (all claims): " + ", ".join(f"{w}: {m:.3f}" for w, m in zip(WEIGHTS, hits.mean(0))))
+    print(f"weight chosen on each training fold: {[WEIGHTS[j] for j in picks]}; held-out P@1 {held:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", default="/tmp/side-bench-encoding")
@@ -73,7 +106,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rest-1m", type=float, default=REST_1M_SECONDS,
                         help="seconds a 1M build spends outside encoding")
+    parser.add_argument("--fusion-cv", metavar="INDEX", help="only: cross-validate the dense weight in RRF on INDEX")
     args = parser.parse_args()
+    if args.fusion_cv:
+        return fusion_cv(args.fusion_cv)
     if not WICE.is_dir():
         sys.exit(f"WiCE data not found at {WICE}: this benchmark needs ../shared/data/wice")
     import faiss

@@ -57,6 +57,7 @@ def milvus_collection(client, snap, dim: int) -> float:
              "dense": emb[i].tolist()} for i in range(len(snap))]
     for lo in range(0, len(rows), 2000):
         client.insert("passages", rows[lo : lo + 2000])
+        print(f"milvus: {lo + 2000} rows inserted, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     client.load_collection("passages")
     return time.perf_counter() - started
 
@@ -103,6 +104,7 @@ def main() -> None:
     vectors = engine.encoder.encode(texts)
     ours, _ = run(engine, queries, mode="hybrid", expand=False)
     before = rss_mb()
+    print(f"ours: {ours}", file=sys.stderr, flush=True)
     ours_ms = []
     for (_, q, _) in queries[: args.latency_queries]:
         started = time.perf_counter()
@@ -112,6 +114,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="side-milvus-")
     client = MilvusClient(os.path.join(work, "milvus.db"))
     load_seconds = milvus_collection(client, snap, engine.encoder.dim)
+    print(f"milvus: loaded in {load_seconds:.0f} s; searching", file=sys.stderr, flush=True)
     ranked = milvus_search(client, snap, vectors, texts)
     theirs = scores(ranked, queries)
     milvus_ms = []
