@@ -138,7 +138,17 @@ class QueryEncoder:
         return self.real.encode(texts)
 
 
-def phase_build(n: int, work: Path, n_queries: int, approx_threshold: int) -> dict:
+def bench_encoder(kind: str | None):
+    """None: filler passage vectors with MiniLM queries; else that encoder for both, for real."""
+    if kind is None:
+        return QueryEncoder()
+    from verifier_core.retrieval import make_encoder
+
+    return make_encoder(kind, device="cpu")
+
+
+def phase_build(n: int, work: Path, n_queries: int, approx_threshold: int, kind: str | None = None) -> dict:
+    from verifier_core.progress import Progress
     from verifier_core.retrieval import DenseParams, IndexConfig, synthetic
     from verifier_core.retrieval.builder import build_index
     from verifier_core.retrieval.corpus import CorpusReport
@@ -149,20 +159,23 @@ def phase_build(n: int, work: Path, n_queries: int, approx_threshold: int) -> di
     queries = [q for q, _ in synthetic.queries_from(docs, n_queries, words=12, seed=4)]
     (work / "queries.json").write_text(json.dumps(queries))
     config = IndexConfig(dense=DenseParams(approx_threshold=approx_threshold))
-    report = build_index(work / "index-1m", docs, CorpusReport(documents=len(docs)), encoder=QueryEncoder(),
-                         embed=filler_embed(), config=config, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    encoder = bench_encoder(kind)
+    with Progress(total=len(docs), what="documents encoded", stream=sys.stderr, bar=False) as progress:
+        report = build_index(work / "index-1m", docs, CorpusReport(documents=len(docs)), encoder=encoder,
+                             embed=None if kind else filler_embed(), config=config, progress=progress,
+                             log=lambda m: print(m, file=sys.stderr, flush=True))
     size = sum(p.stat().st_size for p in (work / "index-1m").rglob("*") if p.is_file())
     return {"passages": report.passages, "documents": report.documents, "build_s": report.seconds,
             "generate_s": generated, "peak_rss_gb": peak_rss_gb(), "disk_gb": size / 1024 ** 3,
             "dense": report.dense_kind}
 
 
-def phase_query(work: Path, query_threads: int | None) -> dict:
+def phase_query(work: Path, query_threads: int | None, kind: str | None = None) -> dict:
     from verifier_core.retrieval import RetrievalEngine
     from verifier_core.retrieval.dense import limited_threads
 
     started = time.perf_counter()
-    engine = RetrievalEngine.load(work / "index-1m", encoder=QueryEncoder(), auto_refresh=False,
+    engine = RetrievalEngine.load(work / "index-1m", encoder=bench_encoder(kind), auto_refresh=False,
                                   query_threads=query_threads)
     load_s = time.perf_counter() - started
     queries = json.loads((work / "queries.json").read_text())
@@ -220,7 +233,7 @@ def ivf_recall(engine, n: int) -> dict:
 def run_phase(name: str, args, query_threads: int = 0) -> dict:
     cmd = [sys.executable, __file__, "--phase", name, "--work", args.work, "--passages", str(args.passages),
            "--queries", str(args.queries), "--approx-threshold", str(args.approx_threshold),
-           "--query-threads", str(query_threads)]
+           "--query-threads", str(query_threads)] + (["--encoder", args.encoder] if args.encoder else [])
     done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -233,6 +246,8 @@ def main() -> None:
     parser.add_argument("--rank-bm25-queries", type=int, default=10)
     parser.add_argument("--work", default="/tmp/side-bench-retrieval/speed")
     parser.add_argument("--approx-threshold", type=int, default=200_000, help="passages from which dense is IVF")
+    parser.add_argument("--encoder", choices=["static", "minilm-int8", "minilm"], default=None,
+                        help="encode the 1M passages for real with this encoder (default: filler vectors)")
     parser.add_argument("--phase", choices=["build", "query"], help=argparse.SUPPRESS)
     parser.add_argument("--query-threads", type=int, default=0, help=argparse.SUPPRESS)  # 0 = None
     args = parser.parse_args()
@@ -241,9 +256,9 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     if args.phase:
         if args.phase == "build":
-            result = phase_build(args.passages, work, args.queries, args.approx_threshold)
+            result = phase_build(args.passages, work, args.queries, args.approx_threshold, args.encoder)
         else:
-            result = phase_query(work, args.query_threads or None)
+            result = phase_query(work, args.query_threads or None, args.encoder)
         print(json.dumps(result))
         return
     import shutil
@@ -251,8 +266,9 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     print(f"command: {' '.join([Path(sys.executable).name] + sys.argv)}\n")
-    print(f"## Sparse: ours vs rank-bm25 at {args.side_by_side:,} passages\n")
-    print("\n".join(side_by_side(args.side_by_side, args.queries, args.rank_bm25_queries, work)), flush=True)
+    if args.side_by_side:
+        print(f"## Sparse: ours vs rank-bm25 at {args.side_by_side:,} passages\n")
+        print("\n".join(side_by_side(args.side_by_side, args.queries, args.rank_bm25_queries, work)), flush=True)
     build = run_phase("build", args)
     # The process runs torch and faiss on 2 threads; the engine by default drops to one
     # thread while it answers a single query (query_threads=1). Both are measured.
@@ -267,7 +283,9 @@ def print_large(args, build: dict, queries: dict) -> None:
     print(f"\n## Hybrid at {build['passages']:,} passages ({build['documents']:,} documents)\n")
     recall = query["recall"]
     kind = f"IVF{recall['nlist']} fp16 codes, nprobe {DenseParams().nprobe}" if recall else "exact IndexFlatIP"
-    print(f"Passage embeddings: {FILLER} (filler, not encoded); queries encoded by MiniLM (real cost). "
+    vectors = (f"encoded for real by `{args.encoder}`, passages and queries" if args.encoder else
+               f"{FILLER} (filler, not encoded); queries encoded by MiniLM (real cost)")
+    print(f"Passage embeddings: {vectors}. "
           f"Dense index: {kind}; "
           f"{args.queries} queries of 12 words, k=10, one query at a time, faiss on 2 threads.\n")
     print("| mode | p50 ms (engine default: 1 thread per query) | p95 ms | p50 ms (2 torch + 2 faiss threads) | p95 ms |")
@@ -276,7 +294,9 @@ def print_large(args, build: dict, queries: dict) -> None:
         (a50, a95), (b50, b95) = queries[1][mode], queries[0][mode]
         print(f"| {mode} | {a50:.1f} | {a95:.1f} | {b50:.1f} | {b95:.1f} |")
     print("\n| measure | value |\n|---|---|")
-    print(f"| index build (tokenise, BM25, passage store, IVF; corpus generation excluded) | {build['build_s']:.0f} s |")
+    what = "encode, tokenise" if args.encoder else "tokenise"
+    print(f"| index build ({what}, BM25, passage store, IVF; corpus generation excluded) | {build['build_s']:.0f} s |")
+    print(f"| build throughput | {build['passages'] / build['build_s']:,.0f} passages/s |")
     print(f"| corpus generation (synthetic text) | {build['generate_s']:.0f} s |")
     print(f"| peak memory, build process | {build['peak_rss_gb']:.2f} GB |")
     print(f"| peak memory, query process (load + {args.queries * 4 + 1} queries; mapped index pages "

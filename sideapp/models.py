@@ -3,16 +3,16 @@
 scans:   Wiki, Article, Revision, ScanJob, ScanItem
 sources: Source, SourceDocument
 claims:  Citation, Claim, ClaimCitation, RevisionClaim, Suggestion
-corpus:  CorpusImport
+corpus:  CorpusImport, CorpusPassage, CorpusReplica
 edits:   AuditEntry
 """
 from sideapp.claims.models import Citation, Claim, ClaimCitation, RevisionClaim, Suggestion
-from sideapp.corpus.models import CorpusImport
+from sideapp.corpus.models import CorpusImport, CorpusPassage, CorpusReplica
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.sources.models import Source, SourceDocument
 
 __all__ = [
-    "Article", "AuditEntry", "Citation", "Claim", "ClaimCitation", "CorpusImport", "Revision", "RevisionClaim",
+    "Article", "AuditEntry", "Citation", "Claim", "ClaimCitation", "CorpusImport", "CorpusPassage", "CorpusReplica", "Revision", "RevisionClaim",
     "ScanItem", "ScanJob", "Source", "SourceDocument", "Suggestion", "Wiki",
 ]

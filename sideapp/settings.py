@@ -3,6 +3,7 @@
 A `.env` file at the project root is read first when present (real environment
 variables win). See `.env.example` for every variable.
 """
+import os
 import secrets
 import warnings
 from pathlib import Path
@@ -169,6 +170,13 @@ MEDIA_ROOT = _path("SIDE_MEDIA_DIR", SIDE_DATA_DIR / "media")  # uploaded corpus
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
+# Passage encoder of the corpus index (verifier_core.retrieval.encoders: minilm, minilm-int8,
+# static); an index written by another encoder is rebuilt, never mixed. bench_encoding.py
+# measures them.
+SIDE_ENCODER = env_str("SIDE_ENCODER", "minilm")
+SIDE_ENCODER_CACHE = _path("SIDE_ENCODER_CACHE", SIDE_DATA_DIR / "encoders")  # distilled models
+os.environ.setdefault("SIDE_ENCODER_CACHE", str(SIDE_ENCODER_CACHE))  # read by verifier_core
+SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published replica version
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 
 LOGGING = {

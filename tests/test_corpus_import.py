@@ -54,6 +54,29 @@ class CorpusImportTests(ImportTestCase, TestCase):
         self.assertEqual(SourceDocument.objects.exclude(indexed_at=None).count(), 2)
         self.assertEqual(set(Source.objects.values_list("status", flat=True)), {"ok"})
 
+    def test_a_file_that_is_not_jsonl_at_all_ends_failed_not_done_with_nothing(self):
+        upload = corpus_file(["The harbour wall was rebuilt in 1903.", "It was extended in 1911."])
+        record = import_run(record=CorpusImport.objects.create(upload=upload, name="notes.txt"))
+        self.assertEqual(record.status, CorpusImport.Status.FAILED)
+        self.assertIn("no line was a JSON object", record.reason)
+        self.assertFalse(SourceDocument.objects.exists())
+
+    def test_the_import_page_reports_documents_per_second(self):
+        record = import_run(record=CorpusImport.objects.create(upload=corpus_file([doc(1), doc(2)]),
+                                                               name="c.jsonl"))
+        self.assertGreater(record.report["rate"], 0)
+        page = self.admin().get(reverse("corpus_import", args=[record.pk])).content.decode()
+        self.assertIn("documents/s", page)
+
+    def test_the_corpus_page_shows_each_replica_sync_with_rate_and_time_left(self):
+        from sideapp.corpus.models import CorpusReplica
+
+        CorpusReplica.objects.create(name="worker-b:/var/side/index", encoder="minilm", syncing=True,
+                                     done=1200, total=5000, rate=400.0, seconds_left=9.5)
+        page = self.admin().get(reverse("corpus")).content.decode()
+        self.assertIn("worker-b:/var/side/index", page)
+        self.assertIn("1200 / 5000 passages, 400.0 passages/s, about 10 s left", page)
+
     def test_a_url_that_was_already_fetched_keeps_its_fetched_text(self):
         source = Source.objects.create(url="https://example.org/doc1", normalized_url="https://example.org/doc1",
                                        status="ok")

@@ -18,6 +18,7 @@ from sideapp.pipeline import dispatch
 from sideapp.pipeline.names import StageName
 from sideapp.sources.models import Source, SourceDocument
 from verifier_core.fetch import normalise_url
+from verifier_core.progress import Progress
 from verifier_core.retrieval import Document, read_corpus
 
 log = logging.getLogger(__name__)
@@ -36,18 +37,39 @@ def _progress(record: CorpusImport, **fields) -> None:
     CorpusImport.objects.filter(pk=record.pk).update(**fields)
 
 
+def _stage_progress(record: CorpusImport, summary: dict, stage: str, total: int) -> Progress:
+    # stage: "storing" or "indexing"; the log line says "documents stored" / "indexed"
+    """A Progress for one stage of the import: periodic lines in the worker's log, and
+    done / total, documents/s and time left on the import's row (its page shows them)."""
+    _progress(record, stage=stage, done=0, total=total, report=summary)
+
+    def mirror(snap) -> None:
+        summary.update(rate=round(snap.rate, 1), seconds_left=snap.seconds_left)
+        _progress(record, done=min(snap.done, total), report=summary)
+
+    return Progress(total=total, what=f"documents {stage.removesuffix('ing')}ed ({record.name})", on_update=mirror, bar=False)
+
+
+def _summary(report) -> dict:
+    if report.lines and not report.objects:
+        raise ValueError(f"no line was a JSON object ({report.lines} lines read): "
+                         'the file must hold one {"url", "title", "text"} object per line')
+    return {"lines": report.lines, "documents": report.documents,
+            "duplicates_merged": report.duplicates_merged, "skipped_lines": len(report.skipped),
+            "skipped": [list(s) for s in report.skipped[:MAX_REPORTED]]}
+
+
 def import_run(*, record: CorpusImport) -> CorpusImport:
     """Run one import to its end; failures end as a status with the reason."""
     _progress(record, status=CorpusImport.Status.RUNNING, stage="reading", done=0)
     try:
         docs, report = read_corpus(record.upload.path)
-        summary = {"lines": report.lines, "documents": report.documents,
-                   "duplicates_merged": report.duplicates_merged, "skipped_lines": len(report.skipped),
-                   "skipped": [list(s) for s in report.skipped[:MAX_REPORTED]]}
-        _progress(record, stage="storing", total=len(docs), report=summary)
-        summary["stored"] = _store(record, docs)
-        _progress(record, stage="indexing", done=0, report=summary)
-        summary["indexed"] = corpus_sync(progress=lambda n: _progress(record, done=min(n, len(docs))))
+        summary = _summary(report)
+        with _stage_progress(record, summary, "storing", len(docs)) as progress:
+            summary["stored"] = _store(docs, progress)
+        with _stage_progress(record, summary, "indexing", len(docs)) as progress:
+            summary["indexed"] = corpus_sync(progress=lambda n: progress.advance(max(0, n - progress.done)))
+        summary["seconds"] = round((timezone.now() - record.created_at).total_seconds(), 1)
         _progress(record, status=CorpusImport.Status.DONE, stage="", report=summary,
                   done=len(docs), finished_at=timezone.now())
     except Exception as exc:  # noqa: BLE001 - an import must end with a status, not a trace
@@ -58,11 +80,12 @@ def import_run(*, record: CorpusImport) -> CorpusImport:
     return record
 
 
-def _store(record: CorpusImport, docs: list[Document]) -> int:
+def _store(docs: list[Document], progress: Progress) -> int:
     stored = 0
     for first in range(0, len(docs), BATCH):
-        stored += _store_batch(docs[first:first + BATCH])
-        _progress(record, done=min(first + BATCH, len(docs)))
+        batch = docs[first:first + BATCH]
+        stored += _store_batch(batch)
+        progress.advance(len(batch))
     return stored
 
 

@@ -39,3 +39,49 @@ class CorpusImport(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status in self.UNFINISHED
+
+
+class CorpusPassage(models.Model):
+    """One passage of a corpus document with its embedding: the corpus's source of truth.
+
+    Every worker machine keeps a local BM25 + faiss replica and reads the passages after
+    the last id it holds; ids are taken under one advisory lock per writing transaction
+    (services.passages_store), so they grow in the order passages become visible and a
+    replica reading by id never skips one."""
+
+    id = models.BigAutoField(primary_key=True)
+    document = models.ForeignKey("sideapp.SourceDocument", on_delete=models.CASCADE, related_name="passages")
+    start = models.PositiveIntegerField()  # character offsets into the document text
+    end = models.PositiveIntegerField()
+    text = models.TextField()
+    encoder = models.CharField(max_length=200)  # the encoder that wrote `embedding`
+    embedding = models.BinaryField()  # float16, little-endian, the encoder's width
+
+    class Meta:
+        indexes = [models.Index(fields=["encoder", "id"], name="corpus_passage_feed")]
+
+    def __str__(self) -> str:
+        return f"passage {self.pk} of document {self.document_id}"
+
+
+class CorpusReplica(models.Model):
+    """A worker machine's local index: how far it has read the passages, for the admins'
+    corpus page (done / total, passages/s, time left while it syncs)."""
+
+    name = models.CharField(max_length=300, unique=True)  # host:index directory
+    encoder = models.CharField(max_length=200)
+    synced_through = models.BigIntegerField(default=0)
+    passages = models.PositiveIntegerField(default=0)
+    documents = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)  # passages read in the running sync
+    total = models.PositiveIntegerField(default=0)
+    rate = models.FloatField(default=0.0)  # passages/s
+    seconds_left = models.FloatField(null=True, blank=True)
+    syncing = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -3,13 +3,19 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
-from sideapp.corpus.models import CorpusImport
+from sideapp.corpus.models import CorpusImport, CorpusPassage, CorpusReplica
 from sideapp.sources.models import SourceDocument
 
 
 def corpus_summary() -> dict[str, int]:
-    return SourceDocument.objects.aggregate(documents=Count("pk"),
-                                            indexed=Count("pk", filter=Q(indexed_at__isnull=False)))
+    counts = SourceDocument.objects.aggregate(documents=Count("pk"),
+                                              indexed=Count("pk", filter=Q(indexed_at__isnull=False)))
+    return {**counts, "passages": CorpusPassage.objects.count()}
+
+
+def replica_list() -> QuerySet[CorpusReplica]:
+    """Every worker machine's local index, with how far its last or running sync got."""
+    return CorpusReplica.objects.all()
 
 
 def import_list(*, limit: int = 50) -> QuerySet[CorpusImport]:

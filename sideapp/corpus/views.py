@@ -24,7 +24,8 @@ def corpus(request):
         record = import_request(upload=form.cleaned_data["file"], user=request.user)
         messages.success(request, f"Import of {record.name} queued.")
         return redirect("corpus_import", pk=record.pk)
-    context = {"form": form, "imports": selectors.import_list(), **selectors.corpus_summary()}
+    context = {"form": form, "imports": selectors.import_list(), "replicas": selectors.replica_list(),
+               **selectors.corpus_summary()}
     return render(request, "corpus/index.html", context)
 
 

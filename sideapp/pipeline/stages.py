@@ -12,7 +12,8 @@ stage is one entry plus its service.
     fetch    fetch    Source        sources.source_fetch            corpus, verify
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
-    corpus   verify   -             corpus.corpus_sync              -
+    corpus   verify   -             corpus.corpus_sync              - (passages into PostgreSQL, then
+                                                                   this worker's replica synced)
     import   default  CorpusImport  corpus.import_run               -
 """
 from __future__ import annotations
@@ -172,8 +173,10 @@ SUGGEST = Stage(
     run=lambda claim: suggestions.claim_suggest(claim=claim).suggest_reason, then=flow.after_claim,
     on_error=_suggest_failed, since="queued_at", progress=progress.suggest_counts,
     unfinished=lambda: Claim.objects.filter(suggest_state=Claim.State.QUEUED))
-# Into the retrieval index on the model worker, which holds the index open; no row: it
-# indexes every stored document that is not indexed yet.
+# On a model worker, which holds a replica open; no row: it turns every stored document
+# not in the corpus yet into passages and embeddings in PostgreSQL (the corpus's source of
+# truth), then brings its own local replica up to date from there. Workers on other
+# machines bring theirs up to date before each suggestion search (claims.suggestions).
 CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync())
 IMPORT = Stage(
     StageName.IMPORT, Queue.DEFAULT, import_job,

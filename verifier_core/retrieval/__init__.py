@@ -9,7 +9,8 @@ Heavy libraries (torch, faiss, bm25s) are imported inside the functions that use
 from verifier_core.retrieval.anchors import AnchorDictionary, Expansion, Unit
 from verifier_core.retrieval.builder import BuildReport, build_index
 from verifier_core.retrieval.corpus import CorpusReport, Document, read_corpus
-from verifier_core.retrieval.dense import DenseParams, Encoder, MiniLMEncoder
+from verifier_core.retrieval.dense import DenseParams, Encoder
+from verifier_core.retrieval.encoders import MiniLMEncoder, StaticEncoder, encoder_named, make_encoder
 from verifier_core.retrieval.engine import AddReport, RetrievalEngine
 from verifier_core.retrieval.errors import (
     CorruptIndexError, EmptyQueryError, EncoderMismatchError, IndexNotFoundError, RetrievalIndexError,
@@ -23,6 +24,6 @@ __all__ = [
     "AddReport", "AnchorDictionary", "Bm25Params", "BuildReport", "CorpusReport", "CorruptIndexError",
     "DenseParams", "Document", "DocumentHit", "EmptyQueryError", "Encoder", "EncoderMismatchError",
     "Expansion", "IndexConfig", "IndexNotFoundError", "MiniLMEncoder", "PassageHit", "Query",
-    "RetrievalEngine", "RetrievalIndexError", "Unit", "build_index", "claim_before_marker",
-    "query_from_kilt", "read_corpus",
+    "RetrievalEngine", "RetrievalIndexError", "StaticEncoder", "Unit", "build_index", "claim_before_marker",
+    "encoder_named", "make_encoder", "query_from_kilt", "read_corpus",
 ]

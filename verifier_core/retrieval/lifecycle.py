@@ -216,7 +216,7 @@ def check_encoder(manifest: dict, name: str, dim: int) -> None:
 
 def make_manifest(*, encoder_name: str, dim: int, config: IndexConfig, segments: list[dict],
                   corpus_checksum: str, build_seconds: float, parent: str | None,
-                  anchors: bool) -> dict:
+                  anchors: bool, synced_through: int | None = None) -> dict:
     return {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -232,6 +232,8 @@ def make_manifest(*, encoder_name: str, dim: int, config: IndexConfig, segments:
         "segments": segments,
         "corpus_checksum": corpus_checksum,
         "anchors": "anchors.json" if anchors else None,
+        # A replica of a shared passage store: the last passage id it holds (replica.py).
+        "synced_through": synced_through,
     }
 
 

@@ -42,27 +42,30 @@ class Command(BaseCommand):
             self._install(opts["install_into"], anchors)
 
     def _links(self, from_dir, counter):
+        from verifier_core.progress import Progress
         from verifier_core.wikitext import extract_links
 
-        for text in self._pages(from_dir):
-            counter["pages"] += 1
-            for link in extract_links(text):
-                counter["links"] += 1
-                yield link
+        total, pages = self._pages(from_dir)
+        with Progress(total=total, what="pages read", stream=self.stderr._out) as progress:
+            for text in pages:
+                counter["pages"] += 1
+                for link in extract_links(text):
+                    counter["links"] += 1
+                    yield link
+                progress.advance()
 
     def _pages(self, from_dir):
+        """(how many pages, the pages' wikitext)"""
         if from_dir:
             folder = Path(from_dir)
             if not folder.is_dir():
                 raise CommandError(f"{folder} is not a directory")
-            for path in sorted(folder.glob("*.wiki")):
-                yield path.read_text(encoding="utf-8", errors="replace")
-            return
+            paths = sorted(folder.glob("*.wiki"))
+            return len(paths), (p.read_text(encoding="utf-8", errors="replace") for p in paths)
         from sideapp.models import Article
 
         articles = Article.objects.exclude(current_revision=None).select_related("current_revision")
-        for article in articles.iterator(chunk_size=200):
-            yield article.current_revision.wikitext or ""
+        return articles.count(), (a.current_revision.wikitext or "" for a in articles.iterator(chunk_size=200))
 
     def _install(self, index_dir, anchors) -> None:
         from verifier_core.retrieval import RetrievalEngine, RetrievalIndexError

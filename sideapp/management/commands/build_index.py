@@ -7,7 +7,10 @@ swapped in atomically; bad lines are skipped and reported with their line number
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from verifier_core.retrieval.encoders import ENCODERS
 
 SHOWN_SKIPPED = 20
 
@@ -29,9 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--k1", type=float, default=1.5)
         parser.add_argument("--b", type=float, default=0.75)
         parser.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
+        parser.add_argument("--encoder", choices=ENCODERS, default=None,
+                            help="passage encoder (default: SIDE_ENCODER); see bench/bench_encoding.py")
 
     def handle(self, *args, **opts):
-        from verifier_core.retrieval import MiniLMEncoder, read_corpus
+        from verifier_core.progress import Progress
+        from verifier_core.retrieval import make_encoder, read_corpus
         from verifier_core.retrieval.builder import build_index
         from verifier_core.retrieval.corpus import file_checksum
 
@@ -42,12 +48,15 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot read corpus: {exc}") from exc
         self._report_skipped(report)
+        encoder = make_encoder(opts["encoder"] or settings.SIDE_ENCODER, batch_size=opts["batch_size"])
+        self.stderr.write(f"{len(docs):,} documents; encoder {encoder.name} (dim {encoder.dim})")
         try:
-            result = build_index(
-                opts["out"], docs, report, encoder=MiniLMEncoder(batch_size=opts["batch_size"]),
-                config=_config(opts), anchors_path=opts["anchors"],
-                corpus_checksum=file_checksum(opts["corpus"]), progress=self.stderr.write,
-            )
+            with Progress(total=len(docs), what="documents encoded", stream=self.stderr._out) as progress:
+                result = build_index(
+                    opts["out"], docs, report, encoder=encoder, config=_config(opts),
+                    anchors_path=opts["anchors"], corpus_checksum=file_checksum(opts["corpus"]),
+                    log=self.stderr.write, progress=progress,
+                )
         except (ValueError, FileExistsError, OSError) as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
