@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_rq",
     "sideapp",
+    "sideapp.annotation",
 ]
 
 MIDDLEWARE = [
@@ -148,6 +149,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
+
+# --- blind A/B annotation --------------------------------------------------------------
+SIDE_ANNOTATION_VOTES_PER_ITEM = env_int("SIDE_ANNOTATION_VOTES_PER_ITEM", 5)  # distinct annotators
+SIDE_ANNOTATION_ASSIGNMENT_MINUTES = env_int("SIDE_ANNOTATION_ASSIGNMENT_MINUTES", 30)
+SIDE_ANNOTATION_GOLD_RATE = env_float("SIDE_ANNOTATION_GOLD_RATE", 0.1)  # share of gold items shown
+SIDE_ANNOTATION_PASSAGE_RATE = env_float("SIDE_ANNOTATION_PASSAGE_RATE", 0.1)  # passage controls made
+# Items made when a scan ends: "better" (top suggestion outscores the citation, SIDE's
+# study), "all" (every claim with a suggestion) or "off".
+SIDE_ANNOTATION_AUTO_ITEMS = env_str("SIDE_ANNOTATION_AUTO_ITEMS", "better")
 
 LOGGING = {
     "version": 1,

@@ -17,6 +17,7 @@ urlpatterns = [
     path("claims/<int:pk>/", claims.claim_detail, name="claim_detail"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
+    path("annotate/", include("sideapp.annotation.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]
