@@ -125,7 +125,8 @@ def scan_job_refresh(*, job: ScanJob) -> ScanJob:
             return job
     outcome = job.outcome(progress)
     if outcome is not None:
-        job.finish(*outcome)
-        # SIDE's study: claims whose top suggestion outscores the citation go to annotators.
+        # SIDE's study: claims whose top suggestion outscores the citation go to
+        # annotators; made before the job reads as finished, so its end means "items ready".
         items_for_scan(claim_ids=job_claims(job).values_list("pk", flat=True))
+        job.finish(*outcome)
     return job
