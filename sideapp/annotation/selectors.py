@@ -31,11 +31,10 @@ def where(url: str) -> str:
     return host + (parts.path if parts.path not in ("", "/") else "")
 
 
-def _side(item: Item, role: str, letter: str) -> dict:
+def _side(item: Item, role: str, letter: str, titles: dict[int, str]) -> dict:
     source = getattr(item, f"{role}_source")
     evidence = getattr(item, f"{role}_evidence") or {}
-    document = SourceDocument.objects.filter(source=source).values_list("title", flat=True).first()
-    return {"letter": letter, "title": document or source.title or where(source.url),
+    return {"letter": letter, "title": titles.get(source.pk) or source.title or where(source.url),
             "where": where(source.final_url or source.url), "parts": evidence_parts(evidence)}
 
 
@@ -43,8 +42,10 @@ def item_screen(assignment: Assignment) -> dict:
     """The item as shown to its annotator: claim, and sides A (left) and B (right)."""
     item = Item.objects.select_related("claim__article", "wiki_source", "suggested_source").get(pk=assignment.item_id)
     claim = item.claim
+    titles = dict(SourceDocument.objects.filter(source_id__in=[item.wiki_source_id, item.suggested_source_id])
+                  .values_list("source_id", "title"))
     return {"item": item, "claim": claim, "article": claim.article.title, "section": claim.section_path,
-            "sides": [_side(item, assignment.side_of(letter), letter) for letter in ("A", "B")]}
+            "sides": [_side(item, assignment.side_of(letter), letter, titles) for letter in ("A", "B")]}
 
 
 def full_text(assignment: Assignment, letter: str) -> str:
