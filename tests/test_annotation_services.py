@@ -63,6 +63,20 @@ class ItemCreationTests(TestCase):
         with override_settings(SIDE_ANNOTATION_AUTO_ITEMS="off"):
             self.assertEqual(items.items_for_scan(claim_ids=[better.pk]), [])
 
+    def test_a_scan_job_that_ends_has_made_its_items(self):
+        from sideapp.models import ScanItem, ScanJob
+        from sideapp.pipeline.flow import scan_job_refresh
+
+        claim = support.claim_with_suggestion(n=5)
+        revision = claim.last_revision
+        job = ScanJob.objects.create(wiki=claim.article.wiki, kind=ScanJob.Kind.TITLES, status=ScanJob.Status.RUNNING)
+        ScanItem.objects.create(job=job, title=claim.article.title, status=ScanItem.Status.DONE,
+                                article=claim.article, revision=revision)
+        scan_job_refresh(job=job)
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.DONE)
+        self.assertEqual(list(Item.objects.values_list("claim_id", flat=True)), [claim.pk])
+
     def test_the_command_makes_items_and_honours_the_limit(self):
         for n in range(3):
             support.claim_with_suggestion(n=n, wiki_score=0.9, suggested_score=0.5)
@@ -118,6 +132,26 @@ class AssignmentTests(TestCase):
         self.assertEqual(services.assignments_expire(now=later), 3)
         self.assertEqual(sum(Item.objects.values_list("taken", flat=True)), 0)
         self.assertEqual(len(item_ids), 3)
+
+    def test_an_answer_after_expiry_is_taken_while_the_item_has_room(self):
+        assignment = services.assignment_next(annotator=self.people[0])
+        services.assignments_expire(now=timezone.now() + timedelta(hours=2))
+        vote = services.vote_cast(annotator=self.people[0], item_id=assignment.item_id, answer=A_BETTER)
+        self.assertEqual(Item.objects.get(pk=assignment.item_id).taken, 1)
+        self.assertEqual(vote.preference in ('wiki', 'suggested'), True)
+
+    def test_an_answer_after_expiry_is_refused_once_others_filled_the_item(self):
+        assignment = services.assignment_next(annotator=self.people[0])
+        services.assignments_expire(now=timezone.now() + timedelta(hours=2))
+        Item.objects.filter(pk=assignment.item_id).update(taken=2)
+        with self.assertRaises(VoteError):
+            services.vote_cast(annotator=self.people[0], item_id=assignment.item_id, answer=A_BETTER)
+
+    @override_settings(SIDE_ANNOTATION_GOLD_RATE=1.0)
+    def test_gold_items_are_mixed_in_and_shown_to_everyone(self):
+        gold = support.bulk_items(1, kind=Kind.GOLD, title="Gold")[0]
+        for person in self.people:  # more people than N: gold items have no cap
+            self.assertEqual(services.assignment_next(annotator=person).item_id, gold.pk)
 
     def test_the_screen_order_is_balanced_across_annotators(self):
         with override_settings(SIDE_ANNOTATION_VOTES_PER_ITEM=5):
