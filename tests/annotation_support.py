@@ -17,7 +17,11 @@ SUGGESTED_TEXT = ("Records of the Trust show that the light was first exhibited 
 def evidence(text: str, sentence: str) -> dict:
     """A verifier-style evidence dict: the passage around `sentence`, which is highlighted."""
     at = text.index(sentence)
-    start, end = max(0, at - 40), min(len(text), at + len(sentence) + 40)
+    # The sentence before and after it, cut at sentence ends as the verifier's passages are.
+    before = text.rfind(". ", 0, max(0, at - 2))
+    start = before + 2 if before >= 0 else 0
+    after = text.find(". ", at + len(sentence))
+    end = after + 1 if after >= 0 else len(text)
     return {"passage": text[start:end], "sentences": [sentence], "start": start, "end": end,
             "sentence_spans": [[at, at + len(sentence)]]}
 
