@@ -53,6 +53,7 @@
       openSkip(panel);
     } else if (KEYS[key]) {
       ev.preventDefault();
+      panel.open = false;  // answering again means not skipping after all
       choose(form, KEYS[key][0], KEYS[key][1]);
     } else if (key === "?") {
       document.getElementById("legend").focus();
