@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
+import numpy as np
+
 Z95 = 1.959963984540054
 
 
@@ -40,50 +42,51 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float | None:
+def fleiss_kappa(counts) -> float | None:
     """Fleiss' κ from a subjects x categories table of rating counts; every subject
     must have the same number of ratings (items with a full set of votes)."""
-    rows = [list(r) for r in counts if sum(r) > 0]
-    if not rows:
+    table = np.asarray(counts, dtype=float)
+    if table.ndim != 2 or not table.size:
         return None
-    n = sum(rows[0])
-    if n < 2 or any(sum(r) != n for r in rows):
+    table = table[table.sum(axis=1) > 0]
+    if not len(table):
+        return None
+    n = table[0].sum()
+    if n < 2 or np.any(table.sum(axis=1) != n):
         raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings per subject")
-    subjects = len(rows)
-    totals = [sum(col) for col in zip(*rows)]
-    p_j = [t / (subjects * n) for t in totals]
-    p_i = [(sum(c * c for c in r) - n) / (n * (n - 1)) for r in rows]
-    p_bar, p_e = sum(p_i) / subjects, sum(p * p for p in p_j)
+    p_j = table.sum(axis=0) / table.sum()
+    p_bar = ((table * table).sum(axis=1) - n).mean() / (n * (n - 1))
+    p_e = float((p_j * p_j).sum())
     if p_e == 1:
         return None  # every rating in one category: agreement is undefined, not perfect
-    return (p_bar - p_e) / (1 - p_e)
+    return float((p_bar - p_e) / (1 - p_e))
 
 
 def krippendorff_alpha_nominal(units: Iterable[Sequence[Hashable | None]]) -> float | None:
     """Krippendorff's α for nominal data; each unit is the list of its values (None or
     absent = missing). Units with fewer than two values are not pairable and drop out."""
-    coincidence: Counter = Counter()
-    for unit in units:
-        values = [v for v in unit if v is not None]
-        m = len(values)
-        if m < 2:
-            continue
-        for c, nc in Counter(values).items():
-            for k, nk in Counter(values).items():
-                coincidence[c, k] += nc * (nk - (c == k)) / (m - 1)
-    n_c: Counter = Counter()
-    for (c, _k), w in coincidence.items():
-        n_c[c] += w
-    n = sum(n_c.values())
-    if n <= 1:
+    counted = [Counter(v for v in unit if v is not None) for unit in units]
+    values = sorted({v for c in counted for v in c}, key=str)
+    return krippendorff_alpha_from_counts([[c[v] for v in values] for c in counted])
+
+
+def krippendorff_alpha_from_counts(counts) -> float | None:
+    """The same from a units x values table of counts. With o_ck the coincidences,
+    n_c = sum_k o_ck and n = sum n_c: alpha = 1 - D_o / D_e, D_o = sum_{c!=k} o_ck / n,
+    D_e = sum_{c!=k} n_c n_k / (n (n - 1)). A unit of m values adds
+    (m^2 - sum_c m_c^2) / (m - 1) to sum_{c!=k} o_ck and m_c to n_c."""
+    table = np.asarray(counts, dtype=float)
+    if table.ndim != 2 or not table.size:
         return None
-    # alpha = 1 - D_o / D_e with D_o = sum_{c!=k} o_ck / n and
-    # D_e = sum_{c!=k} n_c n_k / (n (n - 1)); the common 1/n cancels.
-    observed = sum(w for (c, k), w in coincidence.items() if c != k)
-    expected = (n * n - sum(v * v for v in n_c.values())) / (n - 1)
-    if expected == 0:
+    m = table.sum(axis=1)
+    table, m = table[m >= 2], m[m >= 2]
+    observed = ((m * m - (table * table).sum(axis=1)) / (m - 1)).sum()
+    totals = table.sum(axis=0)
+    n = totals.sum()
+    spread = n * n - (totals * totals).sum()
+    if n <= 1 or spread == 0:
         return None
-    return 1 - observed / expected
+    return float(1 - (n - 1) * observed / spread)
 
 
 def sign_test(wins: int, losses: int) -> float | None:
