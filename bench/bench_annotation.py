@@ -244,19 +244,22 @@ def main() -> None:
           f"in {time.perf_counter() - start:.1f} s")
     page, floor = time_results(args.repeat)
     warm = page[1:] or page
-    print(f"results page: first {page[0] * 1000:.0f} ms (imports scipy), then mean {statistics.mean(warm) * 1000:.0f} ms, "
+    print(f"results page: first {page[0] * 1000:.0f} ms (templates, first queries), then mean {statistics.mean(warm) * 1000:.0f} ms, "
           f"max {max(warm) * 1000:.0f} ms (target < 1000 ms)")
     print(f"  baseline, reading the vote rows only: mean {statistics.mean(floor) * 1000:.0f} ms")
     shuffled = people[:]
     random.Random(2).shuffle(shuffled)
     server = serve(args.port, args.workers)
     try:
-        web = http_clients(shuffled, f"http://127.0.0.1:{args.port}", args.clients, args.requests)
+        base = f"http://127.0.0.1:{args.port}"
+        alone = http_clients(shuffled[-1:], base, 1, args.requests)
+        web = http_clients(shuffled, base, args.clients, args.requests)
     finally:
         server.terminate()
         server.wait()
     print(f"vote + next item page (POST /annotate/ over HTTP, gunicorn -w {args.workers}), {args.clients} clients: "
           f"{percentiles(web)} (target p95 < 100 ms)")
+    print(f"  the same, one client alone (service time without queueing): {percentiles(alone)}")
     ours = service_clients(shuffled[args.clients:], args.clients, args.requests, naive=False)
     print(f"next-item selection alone (assignment_next), {args.clients} threads: {percentiles(ours)}")
     naive = service_clients(shuffled[2 * args.clients:], args.clients, args.requests, naive=True)

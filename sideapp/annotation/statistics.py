@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
 import numpy as np
+from scipy.stats import binomtest  # at import, so that no page view pays for it
 
 Z95 = 1.959963984540054
 
@@ -94,8 +95,6 @@ def sign_test(wins: int, losses: int) -> float | None:
     n = wins + losses
     if n == 0:
         return None
-    from scipy.stats import binomtest
-
     return float(binomtest(wins, n, 0.5, alternative="two-sided").pvalue)
 
 

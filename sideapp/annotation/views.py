@@ -73,8 +73,7 @@ def _own_revisable(request, vote_id) -> Vote:
 def _answer(request):
     form = AnswerForm(request.POST)
     if not form.is_valid():
-        item_id = form.cleaned_data.get("item") if hasattr(form, "cleaned_data") else None
-        assignment = get_object_or_404(Assignment, item_id=item_id, annotator=request.user)
+        assignment = get_object_or_404(Assignment, item_id=form.cleaned_data.get("item"), annotator=request.user)
         vote = _own_revisable(request, form.cleaned_data["vote"]) if form.cleaned_data.get("vote") else None
         return _item_page(request, assignment, values=form.data, vote=vote, form=form)
     try:
