@@ -122,9 +122,10 @@ def session_cookie(person) -> str:
     return client.cookies["sessionid"].value
 
 
-def http_clients(people, base: str, clients: int, requests: int) -> list[float]:
+def http_clients(people, base: str, clients: int, requests: int, static: bool = False) -> list[float]:
     """`clients` annotators at once, each answering `requests` items over HTTP: time of
-    each POST /annotate/ (the vote, answered with the next item's page)."""
+    each POST /annotate/ (the vote, answered with the next item's page); with `static`,
+    of GET /annotate/guidelines/ instead (login, session and a template, nothing else)."""
     import http.cookiejar
 
     timings: list[float] = []
@@ -145,7 +146,10 @@ def http_clients(people, base: str, clients: int, requests: int) -> list[float]:
             body = urllib.parse.urlencode({"item": found[1], "preference": "a", "evidence_a": "enough",
                                            "evidence_b": "partial", "csrfmiddlewaretoken": token[1]}).encode()
             start = time.perf_counter()
-            page = opener.open(base + "/annotate/", data=body).read().decode()
+            if static:  # the baseline: a page with no work of its own
+                opener.open(base + "/annotate/guidelines/").read()
+            else:
+                page = opener.open(base + "/annotate/", data=body).read().decode()
             mine.append(time.perf_counter() - start)
         with lock:
             timings.extend(mine)
@@ -254,12 +258,15 @@ def main() -> None:
         base = f"http://127.0.0.1:{args.port}"
         alone = http_clients(shuffled[-1:], base, 1, args.requests)
         web = http_clients(shuffled, base, args.clients, args.requests)
+        floor = http_clients(shuffled[args.clients:], base, args.clients, args.requests, static=True)
     finally:
         server.terminate()
         server.wait()
     print(f"vote + next item page (POST /annotate/ over HTTP, gunicorn -w {args.workers}), {args.clients} clients: "
           f"{percentiles(web)} (target p95 < 100 ms)")
     print(f"  the same, one client alone (service time without queueing): {percentiles(alone)}")
+    print(f"  baseline, GET /annotate/guidelines/ (a page with no work of its own), {args.clients} clients: "
+          f"{percentiles(floor)}")
     ours = service_clients(shuffled[args.clients:], args.clients, args.requests, naive=False)
     print(f"next-item selection alone (assignment_next), {args.clients} threads: {percentiles(ours)}")
     naive = service_clients(shuffled[2 * args.clients:], args.clients, args.requests, naive=True)
