@@ -105,7 +105,7 @@ def _candidates(*, annotator, gold: bool, rng: random.Random) -> list[int]:
     if gold:
         rows = list(unseen.filter(kind=Kind.GOLD).order_by("taken", "pk").values_list("pk", "taken")[:CANDIDATES])
     else:
-        rows = list(unseen.filter(kind__in=(Kind.PAIR, Kind.PASSAGE), taken__lt=_cap())
+        rows = list(unseen.exclude(kind=Kind.GOLD).filter(taken__lt=_cap())
                     .order_by("taken", "pk").values_list("pk", "taken")[:CANDIDATES])
     # Within the lowest tier the order is random, so that concurrent annotators spread
     # over different rows instead of queueing on one row lock.
@@ -150,7 +150,7 @@ def vote_cast(*, annotator, item_id: int, answer: ScreenAnswer, now: datetime | 
     """Store the annotator's answer on the item they were assigned."""
     now = now or timezone.now()
     with transaction.atomic():
-        assignment = (Assignment.objects.select_for_update().select_related("item")
+        assignment = (Assignment.objects.select_for_update(of=("self",)).select_related("item")
                       .filter(item_id=item_id, annotator=annotator).first())
         if assignment is None:
             raise VoteError("this item was not given to you")
@@ -187,7 +187,7 @@ def vote_revise(*, annotator, vote_id: int, answer: ScreenAnswer) -> Vote:
     with transaction.atomic():
         if vote_id not in {v.pk for v in revisable_votes(annotator=annotator)}:
             raise VoteError("only your last 10 votes can be revised")
-        vote = Vote.objects.select_for_update().select_related("item").get(pk=vote_id, annotator=annotator)
+        vote = Vote.objects.select_for_update(of=("self",)).select_related("item").get(pk=vote_id, annotator=annotator)
         was_skip = vote.is_skip
         if was_skip and not answer.is_skip and not _slot_take(vote.item):
             raise VoteError("this item has since been answered by enough people")

@@ -5,6 +5,7 @@ import csv
 import json
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -37,8 +38,8 @@ def annotate(request):
     return _next_page(request)
 
 
-def _next_page(request, *, notice: str = ""):
-    assignment = services.assignment_next(annotator=request.user)
+def _next_page(request, *, notice: str = "", assignment: Assignment | None = None):
+    assignment = assignment or services.assignment_next(annotator=request.user)
     if assignment is None:
         return render_page(request, "annotation/none_left.html", "annotation/partials/none_left.html",
                            {"notice": notice})
@@ -77,15 +78,20 @@ def _answer(request):
         vote = _own_revisable(request, form.cleaned_data["vote"]) if form.cleaned_data.get("vote") else None
         return _item_page(request, assignment, values=form.data, vote=vote, form=form)
     try:
-        if form.cleaned_data.get("vote"):
-            services.vote_revise(annotator=request.user, vote_id=form.cleaned_data["vote"], answer=form.answer())
-            notice = "Your vote was revised."
-        else:
-            vote = services.vote_cast(annotator=request.user, item_id=form.cleaned_data["item"], answer=form.answer())
-            notice = "Skipped." if vote.is_skip else "Saved."
+        with transaction.atomic():  # one commit (one WAL flush) for the vote and the next hand-out
+            notice = _store(request, form)
+            assignment = services.assignment_next(annotator=request.user)
     except services.VoteError as exc:
-        notice = str(exc)
-    return _next_page(request, notice=notice)
+        notice, assignment = str(exc), None
+    return _next_page(request, notice=notice, assignment=assignment)
+
+
+def _store(request, form: AnswerForm) -> str:
+    if form.cleaned_data.get("vote"):
+        services.vote_revise(annotator=request.user, vote_id=form.cleaned_data["vote"], answer=form.answer())
+        return "Your vote was revised."
+    vote = services.vote_cast(annotator=request.user, item_id=form.cleaned_data["item"], answer=form.answer())
+    return "Skipped." if vote.is_skip else "Saved."
 
 
 @require_POST
