@@ -8,6 +8,7 @@ import tempfile
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
+from unittest import mock
 
 from django.core.management import call_command
 from django.test import TestCase, override_settings
@@ -76,6 +77,12 @@ class ItemCreationTests(TestCase):
         job.refresh_from_db()
         self.assertEqual(job.status, ScanJob.Status.DONE)
         self.assertEqual(list(Item.objects.values_list("claim_id", flat=True)), [claim.pk])
+
+    def test_a_failure_to_make_items_never_keeps_a_scan_from_ending(self):
+        claim = support.claim_with_suggestion(n=6)
+        with mock.patch("sideapp.annotation.items.items_create", side_effect=RuntimeError("boom")), \
+                self.assertLogs("sideapp.annotation.items", "ERROR"):
+            self.assertEqual(items.items_for_scan(claim_ids=[claim.pk]), [])
 
     def test_the_command_makes_items_and_honours_the_limit(self):
         for n in range(3):

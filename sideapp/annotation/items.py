@@ -6,6 +6,7 @@ source, suggested source): the unique constraint decides, get_or_create reads it
 """
 from __future__ import annotations
 
+import logging
 import random
 import re
 from typing import Iterable
@@ -19,6 +20,7 @@ from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.sources.models import Source
 
 AUTO_MODES = ("better", "all", "off")
+logger = logging.getLogger(__name__)
 
 
 def _wiki_link(claim: Claim) -> ClaimCitation | None:
@@ -122,12 +124,18 @@ def items_create(*, claims: Iterable[Claim] | QuerySet, better_only: bool = True
 
 
 def items_for_scan(*, claim_ids: Iterable[int]) -> list[Item]:
-    """At the end of a scan: items for its claims, as SIDE_ANNOTATION_AUTO_ITEMS says."""
+    """At the end of a scan: items for its claims, as SIDE_ANNOTATION_AUTO_ITEMS says.
+    A failure here is logged, never raised: it must not keep the scan from ending."""
     mode = settings.SIDE_ANNOTATION_AUTO_ITEMS
     if mode == "off":
         return []
     claims = Claim.objects.filter(pk__in=list(claim_ids), suggestions__isnull=False).distinct().order_by("pk")
-    return items_create(claims=claims, better_only=mode != "all", created_by="scan")
+    try:
+        with transaction.atomic():
+            return items_create(claims=claims, better_only=mode != "all", created_by="scan")
+    except Exception:  # noqa: BLE001 - the scan's own outcome matters more than its items
+        logger.exception("could not make annotation items at the end of a scan")
+        return []
 
 
 def item_gold_set(*, item: Item, preference: str) -> Item:
