@@ -186,6 +186,13 @@ class AdminPagesTests(TestCase):
         item.refresh_from_db()
         self.assertEqual((item.kind, item.gold_preference), ("gold", "suggested"))
 
+    def test_the_claim_page_offers_admins_and_only_admins_to_annotate_the_claim(self):
+        claim = support.claim_with_suggestion(n=30)
+        self.assertContains(self.admin.get(f"/claims/{claim.pk}/"), 'id="annotate-claim"')
+        editor = Client()
+        editor.login(username=self.users["editor"].username, password=PASSWORD)
+        self.assertNotContains(editor.get(f"/claims/{claim.pk}/"), 'id="annotate-claim"')
+
     def test_admins_make_items_from_a_claims_filter(self):
         for n in range(3):
             support.claim_with_suggestion(n=20 + n)
