@@ -22,4 +22,4 @@ class Command(BaseCommand):
                   .select_related("article").order_by("score", "pk"))
         made = items_create(claims=claims.iterator(chunk_size=500), better_only=not opts["from_suggestions"],
                             created_by="command", limit=opts["limit"])
-        self.stdout.write(f"{len(made)} annotation items ready")
+        self.stdout.write(f"{len(made)} annotation items ready (made now or already there; never twice)")
