@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_rq",
     "sideapp",
+    "sideapp.annotation",
 ]
 
 MIDDLEWARE = [
@@ -178,6 +179,15 @@ SIDE_ENCODER_CACHE = _path("SIDE_ENCODER_CACHE", SIDE_DATA_DIR / "encoders")  # 
 os.environ.setdefault("SIDE_ENCODER_CACHE", str(SIDE_ENCODER_CACHE))  # read by verifier_core
 SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published replica version
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
+
+# --- blind A/B annotation --------------------------------------------------------------
+SIDE_ANNOTATION_VOTES_PER_ITEM = env_int("SIDE_ANNOTATION_VOTES_PER_ITEM", 5)  # distinct annotators
+SIDE_ANNOTATION_ASSIGNMENT_MINUTES = env_int("SIDE_ANNOTATION_ASSIGNMENT_MINUTES", 30)
+SIDE_ANNOTATION_GOLD_RATE = env_float("SIDE_ANNOTATION_GOLD_RATE", 0.1)  # share of gold items shown
+SIDE_ANNOTATION_PASSAGE_RATE = env_float("SIDE_ANNOTATION_PASSAGE_RATE", 0.1)  # passage controls made
+# Items made when a scan ends: "better" (top suggestion outscores the citation, SIDE's
+# study), "all" (every claim with a suggestion) or "off".
+SIDE_ANNOTATION_AUTO_ITEMS = env_str("SIDE_ANNOTATION_AUTO_ITEMS", "better")
 
 LOGGING = {
     "version": 1,

@@ -27,6 +27,7 @@ urlpatterns = [
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("people/", people.people, name="people"),
+    path("annotate/", include("sideapp.annotation.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

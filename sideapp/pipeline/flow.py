@@ -18,6 +18,7 @@ from typing import Iterable
 from django.db import transaction
 from django.utils import timezone
 
+from sideapp.annotation.items import items_for_scan
 from sideapp.claims.models import Claim
 from sideapp.pipeline import dispatch
 from sideapp.pipeline.names import StageName
@@ -124,5 +125,8 @@ def scan_job_refresh(*, job: ScanJob) -> ScanJob:
             return job
     outcome = job.outcome(progress)
     if outcome is not None:
+        # SIDE's study: claims whose top suggestion outscores the citation go to
+        # annotators; made before the job reads as finished, so its end means "items ready".
+        items_for_scan(claim_ids=job_claims(job).values_list("pk", flat=True))
         job.finish(*outcome)
     return job

@@ -20,7 +20,9 @@ def has_role(user, role: str) -> bool:
         return False
     if user.is_superuser:
         return True
-    names = {g.name for g in user.groups.all()}
+    names = getattr(user, "_side_group_names", None)
+    if names is None:  # once per request: the nav asks about every role
+        names = user._side_group_names = frozenset(g.name for g in user.groups.all())
     return role in names or ADMIN in names
 
 

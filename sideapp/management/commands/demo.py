@@ -76,12 +76,17 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"\nSide editor is running at http://127.0.0.1:{opts['port']}/\n"
             "Log in as admin, editor or annotator with the password demo-password.\n"
+            "Once the first scan ends, annotator finds blind A/B items at /annotate/ and admin\n"
+            "reads the results at /annotate/results/.\n"
             "Press Ctrl-C to stop."))
 
     def _child_env(self, api_url: str) -> dict[str, str]:
         allow = ",".join(dict.fromkeys([*settings.SIDE_FETCH_ALLOWLIST, SOURCES_HOST]))
+        # The demo's few claims all become annotation items when the scan ends (not only
+        # those whose suggestion outscores the citation), so the annotator has work at once.
         return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow,
                     SIDE_FETCH_HOST_DELAY=os.environ.get("SIDE_FETCH_HOST_DELAY", "0.05"),
+                    SIDE_ANNOTATION_AUTO_ITEMS=os.environ.get("SIDE_ANNOTATION_AUTO_ITEMS", "all"),
                     DEBUG=os.environ.get("DEBUG", "false"))
 
     def _bot_account(self, wiki: MediaWikiServer) -> dict[str, str]:
@@ -107,6 +112,7 @@ class Command(BaseCommand):
         self.stdout.write(f"first scan queued: every article in Category:{DEMO_CATEGORY}")
 
     def _check(self) -> None:
+        from sideapp.annotation.models import Item
         from sideapp.models import ScanJob
 
         deadline = time.monotonic() + 600
@@ -114,6 +120,7 @@ class Command(BaseCommand):
             job = ScanJob.objects.order_by("-pk").first()
             if job and job.status not in (ScanJob.Status.QUEUED, ScanJob.Status.RUNNING):
                 self.stdout.write(f"first scan: {job.status} {job.reason}")
+                self.stdout.write(f"annotation items ready: {Item.objects.count()}")
                 return
             time.sleep(2)
         raise SystemExit("the first demo scan did not finish within 10 minutes")

@@ -1,0 +1,39 @@
+"""Majority judgements for verifier training and evaluation, in `verify_jsonl`'s input
+shape plus the people's verdict: one line per (item, side) with a majority evidence label."""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterator
+
+from sideapp.annotation.models import Item, Kind, Preference, Vote
+from sideapp.annotation.statistics import majority
+from sideapp.sources.models import SourceDocument
+
+GOLD_VERDICT = {"enough": "supported", "partial": "partially_supported", "none": "not_supported"}
+
+
+def verify_jsonl_rows() -> Iterator[dict]:
+    labels: dict[int, dict[str, list[str]]] = defaultdict(lambda: {"wiki": [], "suggested": []})
+    for item_id, wiki, suggested in (Vote.objects.exclude(preference=Preference.SKIP)
+                                     .values_list("item_id", "evidence_wiki", "evidence_suggested")):
+        labels[item_id]["wiki"].append(wiki)
+        labels[item_id]["suggested"].append(suggested)
+    items = (Item.objects.filter(pk__in=list(labels)).exclude(kind=Kind.PASSAGE)
+             .select_related("claim__article", "wiki_source", "suggested_source").order_by("pk"))
+    for item in items.iterator(chunk_size=500):
+        for role in ("wiki", "suggested"):
+            votes = labels[item.pk][role]
+            label = majority(votes)
+            if label is None:
+                continue
+            source = getattr(item, f"{role}_source")
+            text = SourceDocument.objects.filter(source=source).values_list("text", flat=True).first()
+            if not text:
+                continue
+            claim = item.claim
+            yield {"id": f"item{item.pk}-{role}", "claim": claim.text, "context": claim.context,
+                   "title": claim.article.title, "section": claim.section_path,
+                   "source": {"url": source.url, "title": source.title, "text": text},
+                   "gold_verdict": GOLD_VERDICT[label], "votes": len(votes),
+                   "agreement": round(votes.count(label) / len(votes), 3),
+                   "verifier_verdict": getattr(item, f"{role}_verdict") or None}

@@ -1,0 +1,102 @@
+"""Reads for the annotation pages and the exports.
+
+What an annotator sees is built here, the same way for both sides, from the screen
+letter: nothing on the page says which side is the wiki's.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Iterator
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db.models import Count
+
+from sideapp.annotation.models import Assignment, Item, Vote, VoteRevision
+from sideapp.claims.selectors import evidence_parts
+from sideapp.sources.models import SourceDocument
+
+EXPORT_FIELDS = [
+    "item", "kind", "claim_id", "wiki_source_id", "wiki_url", "suggested_source_id", "suggested_url",
+    "shown_left", "preference", "evidence_wiki", "evidence_suggested", "skip_reason", "note",
+    "annotator", "created_at", "updated_at", "seconds", "guidelines_version", "revisions",
+]
+
+
+def where(url: str) -> str:
+    """Domain and path only: no query string or fragment that might tell sources apart."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower().removeprefix("www.")
+    return host + (parts.path if parts.path not in ("", "/") else "")
+
+
+def _side(item: Item, role: str, letter: str, titles: dict[int, str]) -> dict:
+    source = getattr(item, f"{role}_source")
+    evidence = getattr(item, f"{role}_evidence") or {}
+    return {"letter": letter, "title": titles.get(source.pk) or source.title or where(source.url),
+            "where": where(source.final_url or source.url), "parts": evidence_parts(evidence)}
+
+
+def item_screen(assignment: Assignment) -> dict:
+    """The item as shown to its annotator: claim, and sides A (left) and B (right)."""
+    item = Item.objects.select_related("claim__article", "wiki_source", "suggested_source").get(pk=assignment.item_id)
+    claim = item.claim
+    titles = dict(SourceDocument.objects.filter(source_id__in=[item.wiki_source_id, item.suggested_source_id])
+                  .values_list("source_id", "title"))
+    return {"item": item, "claim": claim, "article": claim.article.title, "section": claim.section_path,
+            "sides": [_side(item, assignment.side_of(letter), letter, titles) for letter in ("A", "B")]}
+
+
+def full_text(assignment: Assignment, letter: str) -> str:
+    role = assignment.side_of(letter)
+    source_id = getattr(assignment.item, f"{role}_source_id")
+    return SourceDocument.objects.filter(source_id=source_id).values_list("text", flat=True).first() or ""
+
+
+def screen_answer(vote: Vote) -> dict:
+    """A stored vote back in the screen terms of its annotator (for revising it)."""
+    wiki, suggested = ("a", "b") if vote.wiki_left else ("b", "a")
+    letter = {"wiki": wiki, "suggested": suggested}
+    return {"preference": letter.get(vote.preference, vote.preference),
+            f"evidence_{wiki}": vote.evidence_wiki, f"evidence_{suggested}": vote.evidence_suggested,
+            "skip_reason": vote.skip_reason, "note": vote.note}
+
+
+def pseudonym(user_id: int) -> str:
+    """A stable annotator id for exports that does not reveal the account."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"annotator:{user_id}".encode(), hashlib.sha256)
+    return "ann-" + digest.hexdigest()[:10]
+
+
+def export_rows() -> Iterator[dict]:
+    """Every vote, one dict each, in the export contract's terms."""
+    votes = (Vote.objects.select_related("item__wiki_source", "item__suggested_source")
+             .order_by("pk").iterator(chunk_size=2000))
+    revised = _revision_counts()
+    names: dict[int, str] = {}
+    for vote in votes:
+        item = vote.item
+        name = names.setdefault(vote.annotator_id, pseudonym(vote.annotator_id))
+        yield {
+            "item": item.pk, "kind": item.kind, "claim_id": item.claim_id,
+            "wiki_source_id": item.wiki_source_id, "wiki_url": item.wiki_source.url,
+            "suggested_source_id": item.suggested_source_id, "suggested_url": item.suggested_source.url,
+            "shown_left": "wiki" if vote.wiki_left else "suggested", "preference": vote.preference,
+            "evidence_wiki": vote.evidence_wiki, "evidence_suggested": vote.evidence_suggested,
+            "skip_reason": vote.skip_reason, "note": vote.note, "annotator": name,
+            "created_at": vote.created_at.isoformat(), "updated_at": vote.updated_at.isoformat(),
+            "seconds": vote.seconds, "guidelines_version": vote.guidelines_version,
+            "revisions": revised.get(vote.pk, 0),
+        }
+
+
+def _revision_counts() -> dict[int, int]:
+    return dict(VoteRevision.objects.values("vote_id").annotate(n=Count("pk")).values_list("vote_id", "n"))
+
+
+def recent_votes(*, annotator, limit: int = 10) -> list[dict]:
+    """The annotator's own latest votes, in their screen terms."""
+    votes = (Vote.objects.filter(annotator=annotator).select_related("item__claim")
+             .order_by("-created_at", "-pk")[:limit])
+    return [{"vote": v, "claim": v.item.claim.text, **screen_answer(v)} for v in votes]
