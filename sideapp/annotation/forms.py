@@ -5,7 +5,7 @@ from django import forms
 
 from sideapp.annotation.models import Evidence, Preference, SkipReason
 from sideapp.annotation.services import ScreenAnswer
-from sideapp.claims.selectors import FILTERS
+from sideapp.claims.selectors import SHOWS as FILTERS
 
 SCREEN_PREFERENCES = [("a", "A supports the claim better"), ("b", "B supports the claim better"),
                       ("equal", "Both equally"), ("neither", "Neither supports it")]

@@ -179,7 +179,8 @@ def item_admin(request):
             by_filter = ItemsFromFilterForm(request.POST, prefix="many")
             if by_filter.is_valid():
                 data = by_filter.cleaned_data
-                made = items.items_create(claims=claims.claim_list(show=data["show"], article=data["article"]),
+                made = items.items_create(claims=claims.claim_list(
+                    filters=claims.ClaimFilters(show=data["show"], article=data["article"]), user=request.user),
                                           better_only=data["better_only"], limit=data["limit"])
         if made is not None:
             messages.success(request, f"{len(made)} item(s) ready (existing ones are kept, never doubled).")
