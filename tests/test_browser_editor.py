@@ -17,7 +17,7 @@ class EditorBrowserTests(BrowserTestCase):
         _, self.claims = article_with_claims("Kell Bridge", [
             ClaimRow("The viaduct opened in 1931.", "not_supported", 0.10, ["History"],
                      cited_url="http://a.test/1", suggestion_url="http://b.test/1", better=True),
-            ClaimRow("It has nine arches.", "partially_supported", 0.40, ["Design"], cited_url="http://a.test/2"),
+            ClaimRow("It has nine arches.", "not_supported", 0.30, ["Design"], cited_url="http://a.test/2"),
         ])
         self.log_in(self.users["editor"].username)
 

@@ -4,6 +4,7 @@ a bot password that does not log in."""
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
 
 from datetime import datetime, timezone
@@ -140,6 +141,9 @@ class WikiEditFlowTests(TestCase):
         base_rev = self.server.current_revid(self.title)
         client = client_for(Wiki.objects.get(api_url=self.server.api_url), interactive=True)
         base_stamp = client.latest_revision(self.title)[1]
+        # MediaWiki's timestamps have one-second resolution: the human edit must land in a
+        # later second than the base revision for the wiki to see a conflict at all.
+        time.sleep(1.1)
         self.server.edit(self.title, PAGE.replace("red stone", "grey granite"), summary="a human edit")
         ours = PAGE.replace("red stone", "yellow brick")
         with mock.patch.object(WikiClient, "latest_revision", return_value=(base_rev, base_stamp)):

@@ -94,8 +94,8 @@ def _store(request, form: AnswerForm) -> str:
     return "Skipped." if vote.is_skip else "Saved."
 
 
-@require_POST
 @role_required(ANNOTATOR)
+@require_POST
 def undo(request):
     last = services.revisable_votes(annotator=request.user).first()
     if last is None:
@@ -190,8 +190,8 @@ def item_admin(request):
                                                      "latest": latest, "gold_form": GoldForm()})
 
 
-@require_POST
 @role_required(ADMIN)
+@require_POST
 def item_gold(request, pk: int):
     item = get_object_or_404(Item, pk=pk)
     form = GoldForm(request.POST)
