@@ -77,8 +77,10 @@ def session(base: str, n: int):
     s = requests.Session()
     page = s.get(f"{base}/login/").text
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    s.post(f"{base}/login/", data={"username": f"bench_editor_{n}", "password": PASSWORD,
-                                   "csrfmiddlewaretoken": token}, headers={"Referer": f"{base}/login/"})
+    answer = s.post(f"{base}/login/", data={"username": f"bench_editor_{n}", "password": PASSWORD,
+                                            "csrfmiddlewaretoken": token}, headers={"Referer": f"{base}/login/"})
+    if "sessionid" not in s.cookies:
+        raise SystemExit(f"bench_editor_{n} could not log in ({answer.status_code})")
     return s
 
 
@@ -92,7 +94,7 @@ def drive(base: str, paths: list[str], clients: int, seconds: float) -> dict:
         rng = random.Random(id(s))
         while time.monotonic() < stop:
             started = time.perf_counter()
-            response = s.get(base + rng.choice(paths))
+            response = s.get(base + rng.choice(paths), allow_redirects=False)  # a redirect is a failed login
             times.append(time.perf_counter() - started)
             errors[0] += response.status_code != 200
 
@@ -132,9 +134,6 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.conf import settings
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     started = time.perf_counter()
     pks = fill(args.claims)
     print(f"filled {len(pks)} claims in {time.perf_counter() - started:.0f} s")
