@@ -4,18 +4,10 @@ from __future__ import annotations
 from django.test import Client, SimpleTestCase, TestCase
 from django.urls import reverse
 
-from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
+from harness.claims import evidence
 from sideapp.claims.selectors import evidence_parts
+from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
 from tests.users import CastMixin
-
-SOURCE = "Intro. The tower was first lit in 1862 by the Trust. It is 31 m tall."
-
-
-def evidence(sentence: str) -> dict:
-    start = SOURCE.index("The tower")
-    s = SOURCE.index(sentence)
-    return {"passage": SOURCE[start:], "sentences": [sentence], "start": start, "end": len(SOURCE),
-            "sentence_spans": [[s, s + len(sentence)]]}
 
 
 class ClaimPagesTests(CastMixin, TestCase):
