@@ -46,7 +46,7 @@ def add_claims(article, revision, rows: list[ClaimRow], first: int = 0) -> list:
     claims = Claim.objects.bulk_create([
         Claim(article=article, fingerprint=f"{first + n}", text=row.text, first_revision=revision,
               last_revision=revision, verdict=row.verdict, score=row.score, section=row.section,
-              needs_citation=row.needs_citation, confidence="high",
+              needs_citation=row.needs_citation, confidence="high", current=True,
               flagged=Claim.needs_editor(verdict=row.verdict, needs_citation=row.needs_citation),
               needs_look=Claim.flag_rule(verdict=row.verdict, confidence="high",
                                          needs_citation=row.needs_citation)[1],

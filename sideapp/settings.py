@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",  # OpClass in index definitions (trigram search)
     "django_rq",
     "sideapp",
     "sideapp.annotation",
@@ -77,7 +78,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sideeditor"),
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+        # Keep a connection per process (a new one per request costs a PostgreSQL fork),
+        # checked before reuse so a restarted database is not an error page.
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -181,6 +185,8 @@ SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published rep
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 
 # --- blind A/B annotation --------------------------------------------------------------
+# Long lists count their rows up to this many (then "more than N"; see sideapp/web/paging.py).
+SIDE_LIST_COUNT_CAP = env_int("SIDE_LIST_COUNT_CAP", 1000)
 SIDE_ANNOTATION_VOTES_PER_ITEM = env_int("SIDE_ANNOTATION_VOTES_PER_ITEM", 5)  # distinct annotators
 SIDE_ANNOTATION_ASSIGNMENT_MINUTES = env_int("SIDE_ANNOTATION_ASSIGNMENT_MINUTES", 30)
 SIDE_ANNOTATION_GOLD_RATE = env_float("SIDE_ANNOTATION_GOLD_RATE", 0.1)  # share of gold items shown

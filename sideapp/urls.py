@@ -25,6 +25,7 @@ urlpatterns = [
     path("claims/<int:pk>/tag/", edits.claim_tag, name="claim_tag"),
     path("articles/<int:pk>/report/", edits.article_report, name="article_report"),
     path("corpus/", corpus.corpus, name="corpus"),
+    path("corpus/update/", corpus.corpus_update, name="corpus_update"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("people/", people.people, name="people"),
     path("annotate/", include("sideapp.annotation.urls")),

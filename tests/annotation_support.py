@@ -54,7 +54,7 @@ def claim_with_suggestion(*, n: int = 0, wiki_score: float = 0.2, suggested_scor
     wiki_source, suggested = pair or sources(f"-{n}")
     claim = Claim.objects.create(article=art, fingerprint=f"c{n}", text=f"The lighthouse was first lit in 1862 ({n}).",
                                  first_revision=revision, last_revision=revision, verdict="partially_supported",
-                                 score=wiki_score, flagged=flagged, verify_state="done")
+                                 score=wiki_score, flagged=flagged, verify_state="done", current=True)
     RevisionClaim.objects.create(revision=revision, claim=claim, position=n)
     citation = Citation.objects.create(article=art, fingerprint=f"cit{n}", kind="ref", raw="<ref/>",
                                        url=wiki_source.url, source=wiki_source)

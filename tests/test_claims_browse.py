@@ -3,7 +3,7 @@ query count that does not grow with the rows shown."""
 from __future__ import annotations
 
 from django.db import connection
-from django.test import Client, TestCase
+from django.test import Client, TestCase, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -88,6 +88,16 @@ class ClaimListFilterTests(TestCase):
         response = self.get(article="long")
         self.assertEqual(len(listed(response)), 50)
         self.assertContains(response, "article=long&amp;page=2")
+
+    @override_settings(SIDE_LIST_COUNT_CAP=100)
+    def test_a_long_list_counts_up_to_a_cap_and_every_page_past_it_still_opens(self):
+        article_with_claims("Long", [ClaimRow(f"Claim {n}.", score=n / 1000) for n in range(130)])
+        first = self.get(article="long")
+        self.assertContains(first, "More than 100 claims, page 1")
+        self.assertContains(first, "article=long&amp;page=2")
+        third = self.get(article="long", page=3)  # past the cap: counted further
+        self.assertEqual(listed(third), [f"Claim {n}." for n in range(100, 130)])
+        self.assertContains(third, "130 claims, page 3 of 3")
 
     def test_htmx_gets_the_rows_only_and_the_answer_varies_on_it(self):
         response = self.client.get(reverse("claim_list"), {"q": "viaduct"}, HTTP_HX_REQUEST="true")

@@ -31,7 +31,7 @@ class EditPagesTests(TestCase):
         cls.claim = Claim.objects.create(
             article=cls.article, fingerprint="c", text="It is 40 m tall. <script>alert(1)</script>",
             first_revision=revision, last_revision=revision, verdict="not_supported", score=0.1,
-            flagged=True, verify_state="done", section=["Height | {{x}}"])
+            flagged=True, verify_state="done", current=True, section=["Height | {{x}}"])
         RevisionClaim.objects.create(revision=revision, claim=cls.claim, position=0)
         ClaimCitation.objects.create(claim=cls.claim, citation=citation, verdict="not_supported", score=0.1)
         cls.suggestion = Suggestion.objects.create(

@@ -13,7 +13,7 @@ ADMIN, EDITOR, ANNOTATOR = "admin", "editor", "annotator"
 ALLOWED = {
     "home": {ADMIN, EDITOR, ANNOTATOR, "nobody"},
     "scan_list": {ADMIN}, "scan_detail": {ADMIN}, "scan_cancel": {ADMIN}, "scan_rerun": {ADMIN},
-    "corpus": {ADMIN}, "corpus_import": {ADMIN}, "people": {ADMIN},
+    "corpus": {ADMIN}, "corpus_import": {ADMIN}, "corpus_update": {ADMIN}, "people": {ADMIN},
     "claim_list": {ADMIN, EDITOR}, "claim_detail": {ADMIN, EDITOR}, "claim_dismiss": {ADMIN, EDITOR},
     "claim_verified": {ADMIN, EDITOR}, "claim_review_undo": {ADMIN, EDITOR},
     "suggestion_apply": {ADMIN, EDITOR}, "claim_tag": {ADMIN, EDITOR}, "article_report": {ADMIN, EDITOR},

@@ -100,6 +100,13 @@ class RevisionStoreTests(TestCase):
         self.article.refresh_from_db()
         self.assertEqual(self.article.current_revision.rev_id, 5)
 
+    def test_only_the_claims_of_the_current_revision_are_marked_current(self):
+        self.store(1, [("A.", [0]), ("B.", [1])])
+        self.store(2, [("A.", [0]), ("C.", [1])])
+        self.store(0, [("D.", [0])])  # an older revision arriving late changes nothing
+        current = dict(Claim.objects.values_list("text", "current"))
+        self.assertEqual(current, {"A.": True, "B.": False, "C.": True, "D.": False})
+
 
 class ArticleStoreTests(TestCase):
     def test_rescanning_an_unchanged_revision_writes_nothing_new(self):

@@ -26,7 +26,7 @@ class ClaimPagesTests(CastMixin, TestCase):
         ]):
             claim = Claim.objects.create(article=article, fingerprint=str(n), text=text, first_revision=revision,
                                          last_revision=revision, verdict=verdict, score=score, flagged=flagged,
-                                         verify_state="done", evidence=evidence("It is 31 m tall."))
+                                         verify_state="done", current=True, evidence=evidence("It is 31 m tall."))
             RevisionClaim.objects.create(revision=revision, claim=claim, position=n)
             cls.claims[verdict] = claim
         citation = Citation.objects.create(article=article, fingerprint="c", kind="ref", raw="x",

@@ -8,7 +8,10 @@ in RevisionClaim.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Cast, Upper
 
 from sideapp.scans.models import Article, Revision
 from sideapp.sources.models import Source
@@ -97,10 +100,32 @@ class Claim(models.Model):
     suggest_state = models.CharField(max_length=16, choices=State.choices, blank=True)
     suggest_reason = models.TextField(blank=True)
     queued_at = models.DateTimeField(null=True, blank=True)  # handed to a verify or suggest job
+    # Held by its article's current revision (RevisionClaim says so too; this copy lets the
+    # editors' list walk an index instead of joining every revision). Kept by claims_mark_current.
+    current = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "fingerprint"], name="claim_unique_fp")]
-        indexes = [models.Index(fields=["flagged", "score"], name="claim_flagged_score")]
+        # The editors' list reads 50 rows in SIDE's order (weakest first) straight off one of
+        # these; the flagged one also answers the list's count without touching the table.
+        indexes = [
+            models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_flagged_list",
+                         condition=Q(current=True, flagged=True)),
+            models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_current_score",
+                         condition=Q(current=True)),
+            models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_needs_source",
+                         condition=Q(current=True, needs_citation=True)),
+            # "Newest scan first": revision ids grow with their scan time.
+            models.Index(F("last_revision_id").desc(), F("score").asc(nulls_first=True), F("id").asc(),
+                         name="claim_current_newest", condition=Q(current=True)),
+            # Search over claim text and the section filter (icontains is UPPER(x) LIKE ...):
+            # trigram indexes; ANALYZE's statistics on their expressions also tell the
+            # planner how many rows a word matches.
+            GinIndex(OpClass(Upper("text"), name="gin_trgm_ops"), name="claim_text_trgm"),
+            GinIndex(OpClass(Upper("sentence_rest"), name="gin_trgm_ops"), name="claim_rest_trgm"),
+            GinIndex(OpClass(Upper(Cast("section", models.TextField())), name="gin_trgm_ops"),
+                     name="claim_section_trgm"),
+        ]
 
     def __str__(self) -> str:
         return self.text[:80]

@@ -3,7 +3,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -13,6 +12,7 @@ from sideapp.claims.models import ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_clear, claim_review_save
 from sideapp.claims.wording import claim_page
 from sideapp.web.roles import EDITOR, role_required
+from sideapp.web.paging import capped_page
 from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 
 
@@ -20,8 +20,8 @@ from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 def claim_list(request):
     form = ClaimFilterForm(request.GET)
     filters = form.filters()
-    claims = browse.claim_list(filters=filters, user=request.user)
-    page = Paginator(claims, browse.PAGE_SIZE).get_page(request.GET.get("page"))
+    claims = browse.claim_rows(filters=filters, user=request.user)
+    page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"), count_order=browse.INDEXED_ORDER)
     query = request.GET.copy()
     query.pop("page", None)
     elsewhere = None

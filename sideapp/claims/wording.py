@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sideapp.claims.models import Claim, ClaimReview
-from sideapp.claims.selectors import evidence_parts, in_current_revision
+from sideapp.claims.selectors import evidence_parts
 from verifier_core.verification import Verdict
 
 _DEFAULT_REASONS = {
@@ -59,7 +59,7 @@ def claim_page(claim: Claim, user) -> dict:
                        "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
         "suggestions": [_suggestion(s, claim, user) for s in claim.suggestions.all()],
-        "is_current": in_current_revision(claim),
+        "is_current": claim.current,
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
         "page_url": wiki.page_url(title, oldid=current.rev_id) if current else wiki.page_url(title),
         "flag_reviews": [r for r in reviews if r.suggestion_id is None],

@@ -2,12 +2,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_http_methods, require_POST
 
 from sideapp.corpus import selectors
 from sideapp.corpus.imports import import_request
 from sideapp.corpus.models import CorpusImport
+from sideapp.corpus.updates import index_update_request
 from sideapp.web.shortcuts import render_page
 from sideapp.web.roles import ADMIN, role_required
 
@@ -24,9 +25,19 @@ def corpus(request):
         record = import_request(upload=form.cleaned_data["file"], user=request.user)
         messages.success(request, f"Import of {record.name} queued.")
         return redirect("corpus_import", pk=record.pk)
-    context = {"form": form, "imports": selectors.import_list(), "replicas": selectors.replica_list(),
-               **selectors.corpus_summary()}
-    return render(request, "corpus/index.html", context)
+    replicas = list(selectors.replica_list())
+    context = {"form": form, "imports": selectors.import_list(), "replicas": replicas,
+               "syncing": any(r.syncing for r in replicas), **selectors.corpus_summary()}
+    return render_page(request, "corpus/index.html", "partials/corpus_index.html", context)
+
+
+@role_required(ADMIN)
+@require_POST
+def corpus_update(request):
+    index_update_request(user=request.user)
+    messages.success(request, "Index update queued: a model worker turns the documents not in the "
+                              "corpus yet into passages, then brings its index up to date.")
+    return redirect("corpus")
 
 
 @role_required(ADMIN)

@@ -21,11 +21,6 @@ def suggestion_of(claim: Claim, spk: int) -> Suggestion:
     return Suggestion.objects.select_related("source").get(pk=spk, claim=claim)
 
 
-def in_current_revision(claim: Claim) -> bool:
-    revision = claim.article.current_revision
-    return revision is not None and revision.revision_claims.filter(claim=claim).exists()
-
-
 def failing_link(claim: Claim) -> ClaimCitation | None:
     """The citation an editor replaces or tags: the weakest one (no score counts as
     weakest: its source could not be read), the first on a tie."""

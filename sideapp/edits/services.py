@@ -70,7 +70,7 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
                  today: date | None = None) -> EditProposal:
     """The wikitext change of `mode` (add / replace / tag) on the scanned revision."""
     revision = claim.article.current_revision
-    if revision is None or not selectors.in_current_revision(claim):
+    if revision is None or not claim.current:
         raise EditUnavailable("This claim is not in the article's current scanned revision; "
                               "open the claim from the current list.")
     today = today or timezone.localdate()

@@ -144,4 +144,12 @@ def revision_store(*, article: Article, page: PageData, extraction: wt.Extractio
             article.current_revision = revision
             article.page_id = page.page_id
             article.save(update_fields=["current_revision", "page_id"])
+            _mark_current(revision)
     return revision
+
+
+def _mark_current(revision: Revision) -> None:
+    """Claim.current follows the article's current revision (same transaction)."""
+    held = Claim.objects.filter(revision_claims__revision=revision)
+    Claim.objects.filter(article=revision.article_id, current=True).exclude(pk__in=held).update(current=False)
+    held.update(current=True)

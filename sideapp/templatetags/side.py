@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
 
 from verifier_core.verification import Verdict
 
@@ -24,3 +25,18 @@ def claim_reason(claim) -> str:
     if claim.needs_citation:
         return "the claim has no citation"
     return verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else ""
+
+
+@register.simple_tag
+def verdict_badge(verdict: str, score: float | None = None, empty: str = "") -> str:
+    """A verdict in words with its strength bar (the score only in the tooltip). A tag,
+    not an included template: lists render one per row and an include costs ten times more."""
+    if not verdict:
+        return format_html('<span class="status">{}</span>', empty or "not checked yet")
+    badge = format_html('<span class="status {}">{}</span>', verdict, verdict_label(verdict))
+    if score is None:
+        return badge
+    shown = f"{score:.2f}"
+    return format_html('{} <meter class="strength" min="0" max="1" value="{}" '
+                       'title="strength of support: verifier score {} of 1">{}</meter>',
+                       badge, f"{score:.3f}", shown, shown)

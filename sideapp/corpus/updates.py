@@ -1,0 +1,20 @@
+"""The admins' "update the index now": the corpus stage, queued as a fetch queues it.
+
+A model worker takes it: stored documents not in the corpus yet become passages with
+embeddings in PostgreSQL, then that worker's replica syncs (its progress is on the
+corpus page). Replicas on other machines catch up on their own next corpus job.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+
+from sideapp.edits.models import AuditEntry
+from sideapp.edits.services import audit_record
+from sideapp.pipeline import dispatch
+from sideapp.pipeline.names import StageName
+
+
+def index_update_request(*, user) -> None:
+    with transaction.atomic():
+        audit_record(user=user, action=AuditEntry.Action.INDEX_UPDATE)
+        dispatch.enqueue(StageName.CORPUS)
