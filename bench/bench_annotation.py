@@ -100,9 +100,10 @@ def naive_next(annotator):
             .filter(n__lt=CAP).order_by("n", "pk").first())
 
 
-def serve(port: int, workers: int) -> subprocess.Popen:
-    """The app under gunicorn (as deployed), on the bench database."""
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi:application", "-w", str(workers),
+def serve(port: int, workers: int | None) -> subprocess.Popen:
+    """The app under gunicorn (as deployed: gunicorn.conf.py's workers unless told), on the bench database."""
+    count = ["-w", str(workers)] if workers else []
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi:application", *count,
                                "-b", f"127.0.0.1:{port}", "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
     for _ in range(100):
         try:
@@ -236,7 +237,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5, help="results page renders")
     parser.add_argument("--port", type=int, default=8097)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
     args = parser.parse_args()
     print("command: .venv/bin/python bench/bench_annotation.py " + " ".join(sys.argv[1:]))
     setup_django()
@@ -262,7 +263,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
-    print(f"vote + next item page (POST /annotate/ over HTTP, gunicorn -w {args.workers}), {args.clients} clients: "
+    print(f"vote + next item page (POST /annotate/ over HTTP, gunicorn -w {args.workers or 'as configured'}), {args.clients} clients: "
           f"{percentiles(web)} (target p95 < 100 ms)")
     print(f"  the same, one client alone (service time without queueing): {percentiles(alone)}")
     print(f"  baseline, GET /annotate/guidelines/ (a page with no work of its own), {args.clients} clients: "

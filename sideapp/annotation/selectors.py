@@ -38,9 +38,16 @@ def _side(item: Item, role: str, letter: str, titles: dict[int, str]) -> dict:
             "where": where(source.final_url or source.url), "parts": evidence_parts(evidence)}
 
 
+# What the annotator's page shows (the claim and source rows are wide: leave the rest).
+SCREEN_FIELDS = ("kind", "wiki_evidence", "suggested_evidence", "claim__text", "claim__context", "claim__section",
+                 "claim__article__title", *(f"{side}_source__{f}" for side in ("wiki", "suggested")
+                                            for f in ("url", "final_url", "title")))
+
+
 def item_screen(assignment: Assignment) -> dict:
     """The item as shown to its annotator: claim, and sides A (left) and B (right)."""
-    item = Item.objects.select_related("claim__article", "wiki_source", "suggested_source").get(pk=assignment.item_id)
+    item = (Item.objects.select_related("claim__article", "wiki_source", "suggested_source")
+            .only(*SCREEN_FIELDS).get(pk=assignment.item_id))
     claim = item.claim
     titles = dict(SourceDocument.objects.filter(source_id__in=[item.wiki_source_id, item.suggested_source_id])
                   .values_list("source_id", "title"))
