@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.benchdb import fresh_database, manage  # noqa: E402
+from bench.benchdb import fresh_database  # noqa: E402
 
 DB_NAME = "sideeditor_bench_pages"
 WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()

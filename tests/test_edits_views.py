@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from sideapp.edits import selectors
 from sideapp.edits.models import AuditEntry
-from sideapp.edits.services import audit_record
+from sideapp.edits.audit import audit_record
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
 from tests.users import PASSWORD, cast
 

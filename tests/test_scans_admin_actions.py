@@ -8,11 +8,15 @@ from django.urls import reverse
 
 from harness.claims import ClaimRow, article_with_claims
 from sideapp.claims.models import Claim
-from sideapp.models import ScanItem, ScanJob, Wiki
+from sideapp.models import AuditEntry, ScanItem, ScanJob, Wiki
 from sideapp.pipeline.flow import scan_job_refresh
 from sideapp.scans.services import scan_cancel, scan_request, scan_rerun
 from sideapp.sources.models import Source
 from tests.users import CastMixin
+
+
+def audit_lines() -> list[tuple]:
+    return list(AuditEntry.objects.order_by("pk").values_list("action", "user__username", "detail"))
 
 
 class ScanCancelAndRerunTests(CastMixin, TestCase):
@@ -28,6 +32,13 @@ class ScanCancelAndRerunTests(CastMixin, TestCase):
     def titles_job(self, *titles: str) -> ScanJob:
         return scan_request(wiki=self.wiki, kind=ScanJob.Kind.TITLES, titles=list(titles), enqueue=False)
 
+    def test_a_scan_started_from_the_page_is_in_the_audit_log(self):
+        response = self.admin().post(reverse("scan_list"), {"wiki": self.wiki.api_url, "kind": "titles",
+                                                           "titles": "Kell Bridge"})
+        job = ScanJob.objects.get()
+        self.assertRedirects(response, reverse("scan_detail", args=[job.pk]))
+        self.assertEqual(audit_lines(), [("scan_start", "ada_admin", f"scan {job.pk}")])
+
     def test_cancelling_stops_queued_articles_and_a_late_finish_does_not_undo_it(self):
         job = self.titles_job("A", "B")
         job.items.filter(title="A").update(status=ScanItem.Status.RUNNING)
@@ -42,6 +53,7 @@ class ScanCancelAndRerunTests(CastMixin, TestCase):
         scan_job_refresh(job=job)
         self.assertEqual(ScanJob.objects.get(pk=job.pk).status, "cancelled")
         self.assertFalse(scan_cancel(job=job))
+        self.assertEqual(audit_lines(), [("scan_cancel", "ada_admin", f"scan {job.pk}")])  # the refused one: none
 
     def test_a_rerun_retries_failed_articles_and_unreadable_sources(self):
         job = self.titles_job("Kell Bridge", "Gone")
@@ -65,6 +77,7 @@ class ScanCancelAndRerunTests(CastMixin, TestCase):
         source.refresh_from_db()
         self.assertEqual((source.status, source.fetched_at), (Source.Status.PENDING, None))
         self.assertEqual(Claim.objects.get(pk=claim.pk).verify_state, Claim.State.PENDING)
+        self.assertEqual(audit_lines(), [("scan_rerun", "ada_admin", f"scan {again.pk} retries scan {job.pk}")])
 
     def test_a_clean_finished_scan_runs_again_whole_and_an_open_one_cannot(self):
         job = self.titles_job("A", "B")

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from sideapp.claims.models import Claim, ClaimReview, Suggestion
 from sideapp.edits.models import AuditEntry
-from sideapp.edits.services import audit_record
+from sideapp.edits.audit import audit_record
 
 
 class ReviewRefused(ValueError):

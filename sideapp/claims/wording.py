@@ -22,7 +22,7 @@ def verdict_reason(verdict: str, reason: str = "") -> str:
     return reason.strip() or _DEFAULT_REASONS.get(verdict, "")
 
 
-def verdict_words(claim: Claim, finished_scan: bool = True) -> str:
+def verdict_words(claim: Claim) -> str:
     """What the page says the claim's state is."""
     if claim.needs_citation:
         return "needs a source"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from sideapp.edits.models import AuditEntry
-from sideapp.edits.services import audit_record
+from sideapp.edits.audit import audit_record
 from sideapp.pipeline import dispatch
 from sideapp.pipeline.names import StageName
 

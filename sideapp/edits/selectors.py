@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import F, Prefetch
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.wording import verdict_words
 from sideapp.scans.models import Article
 from verifier_core.verification import Verdict
 from verifier_core.wikitext.report import Link, ReportRow
@@ -39,14 +40,6 @@ def last_link(claim: Claim) -> ClaimCitation | None:
 
 def article_for_report(pk: int) -> Article:
     return Article.objects.select_related("current_revision", "wiki").get(pk=pk)
-
-
-def verdict_words(claim: Claim) -> str:
-    if claim.needs_citation:
-        return "needs a source"
-    if not claim.verdict:
-        return "could not be checked"
-    return Verdict(claim.verdict).label
 
 
 def report_rows(article: Article) -> list[ReportRow]:

@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.edits import selectors
+from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
-from sideapp.scans.models import Article, ScanJob
+from sideapp.scans.models import ScanJob
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikiapi import SavedEdit
 from sideapp.scans.wikis import client_for
@@ -53,17 +54,6 @@ class EditProposal:
     change: WikitextChange
     summary: str
     diff: str
-
-
-def audit_record(*, user, action: str, claim: Claim | None = None, article: Article | None = None,
-                 revision_id: int | None = None, detail: str = "") -> AuditEntry:
-    """One line of the audit log; `article` defaults to the claim's."""
-    if article is None and claim is not None:
-        article = claim.article
-    return AuditEntry.objects.create(
-        user=user if user is not None and user.is_authenticated else None, action=action,
-        claim=claim, article=article, revision_id=revision_id, detail=detail[:2000],
-    )
 
 
 def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = None,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from sideapp.edits import selectors, services
+from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.wikiapi import EditConflict, WikiError
 from sideapp.web.roles import EDITOR, role_required
@@ -101,8 +102,8 @@ def article_report(request, pk: int):
         checked=timezone.localdate(article.last_scanned_at) if article.last_scanned_at
         else timezone.localdate(),
     )
-    services.audit_record(user=request.user, action=AuditEntry.Action.REPORT, article=article,
-                          detail=f"{len(rows)} flagged claims")
+    audit_record(user=request.user, action=AuditEntry.Action.REPORT, article=article,
+                 detail=f"{len(rows)} flagged claims")
     if request.GET.get("format") == "wikitext":
         return HttpResponse(wikitext, content_type="text/plain; charset=utf-8")
     return render(request, "edits/report.html",

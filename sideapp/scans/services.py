@@ -9,6 +9,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sideapp.claims.models import Claim
+from sideapp.edits.audit import audit_record
+from sideapp.edits.models import AuditEntry
 from sideapp.pipeline import flow
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.scans.revisions import revision_store
@@ -43,6 +45,14 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
     return job
 
 
+def scan_start(*, user, **request) -> ScanJob:
+    """An admin's scan (scan_request's arguments), recorded in the audit log with it."""
+    with transaction.atomic():
+        job = scan_request(user=user, **request)
+        audit_record(user=user, action=AuditEntry.Action.SCAN_START, detail=f"scan {job.pk}")
+    return job
+
+
 @transaction.atomic
 def scan_cancel(*, job: ScanJob, user=None) -> bool:
     """Stop an open scan: articles not yet taken by a worker are cancelled (their queued
@@ -53,6 +63,7 @@ def scan_cancel(*, job: ScanJob, user=None) -> bool:
         return False
     job.items.filter(status=ScanItem.Status.QUEUED).update(
         status=ScanItem.Status.CANCELLED, reason=f"the scan was cancelled{who} before this article's turn")
+    audit_record(user=user, action=AuditEntry.Action.SCAN_CANCEL, detail=f"scan {job.pk}")
     return True
 
 
@@ -63,11 +74,15 @@ def scan_rerun(*, job: ScanJob, user=None) -> ScanJob:
     listed its articles (the wiki did not answer) is asked again as it was."""
     if job.status not in ScanJob.RERUNNABLE:
         raise ValueError("only a finished or cancelled scan can be run again")
-    titles = _titles_to_retry(job)
-    if not titles:
-        return scan_request(wiki=job.wiki, kind=job.kind, category=job.params.get("category", ""),
-                            limit=int(job.params.get("limit") or 50), user=user)
-    return scan_request(wiki=job.wiki, kind=ScanJob.Kind.TITLES, titles=titles, user=user)
+    with transaction.atomic():
+        titles = _titles_to_retry(job)
+        if titles:
+            again = scan_request(wiki=job.wiki, kind=ScanJob.Kind.TITLES, titles=titles, user=user)
+        else:
+            again = scan_request(wiki=job.wiki, kind=job.kind, category=job.params.get("category", ""),
+                                 limit=int(job.params.get("limit") or 50), user=user)
+        audit_record(user=user, action=AuditEntry.Action.SCAN_RERUN, detail=f"scan {again.pk} retries scan {job.pk}")
+    return again
 
 
 def _titles_to_retry(job: ScanJob) -> list[str]:

@@ -4,11 +4,9 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from sideapp.edits.models import AuditEntry
-from sideapp.edits.services import audit_record
 from sideapp.scans import selectors
 from sideapp.scans.forms import ScanRequestForm
-from sideapp.scans.services import scan_cancel, scan_request, scan_rerun
+from sideapp.scans.services import scan_cancel, scan_rerun, scan_start
 from sideapp.scans.wikis import wiki_for
 from sideapp.web.shortcuts import found_or_404, render_page
 from sideapp.web.roles import ADMIN, role_required
@@ -20,12 +18,11 @@ def scan_list(request):
     form = ScanRequestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        job = scan_request(
+        job = scan_start(
             wiki=wiki_for(api_url=data.get("wiki") or None), kind=data["kind"],
             titles=data["title_list"], category=data.get("category") or "",
             limit=data.get("limit") or 50, user=request.user,
         )
-        audit_record(user=request.user, action=AuditEntry.Action.SCAN_START, detail=f"scan {job.pk}")
         messages.success(request, f"Scan {job.pk} queued.")
         return redirect("scan_detail", pk=job.pk)
     return render(request, "scans/list.html", {"form": form, "jobs": selectors.scan_list()})
@@ -42,7 +39,6 @@ def scan_detail(request, pk: int):
 def scan_cancel_view(request, pk: int):
     job = found_or_404(selectors.scan_detail, pk)
     if scan_cancel(job=job, user=request.user):
-        audit_record(user=request.user, action=AuditEntry.Action.SCAN_CANCEL, detail=f"scan {job.pk}")
         messages.success(request, f"Scan {job.pk} cancelled; an article already being scanned finishes.")
     else:
         messages.error(request, f"Scan {job.pk} had already ended.")
@@ -58,6 +54,5 @@ def scan_rerun_view(request, pk: int):
     except ValueError as exc:
         messages.error(request, f"Scan {job.pk} cannot run again yet: {exc}.")
         return redirect("scan_detail", pk=job.pk)
-    audit_record(user=request.user, action=AuditEntry.Action.SCAN_RERUN, detail=f"scan {again.pk} retries scan {job.pk}")
     messages.success(request, f"Scan {again.pk} queued to retry scan {job.pk}.")
     return redirect("scan_detail", pk=again.pk)
