@@ -21,7 +21,7 @@ def claim_list(request):
     form = ClaimFilterForm(request.GET)
     filters = form.filters()
     claims = browse.claim_rows(filters=filters, user=request.user)
-    page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"), count_order=browse.INDEXED_ORDER)
+    page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     elsewhere = None

@@ -12,10 +12,8 @@ from django.utils.functional import cached_property
 
 
 class CappedPaginator(Paginator):
-    def __init__(self, object_list, per_page: int, *, wanted: object = 1, cap: int | None = None,
-                 count_order: tuple = ()):
+    def __init__(self, object_list, per_page: int, *, wanted: object = 1, cap: int | None = None):
         super().__init__(object_list, per_page)
-        self.count_order = count_order
         try:
             page = max(1, int(wanted))
         except (TypeError, ValueError):
@@ -24,18 +22,15 @@ class CappedPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        """Matching rows, counted up to one past the cap. Counted in `count_order` (an
-        indexed order) when given: the rows' own order may need a sort of every row
-        before PostgreSQL can stop."""
-        rows = self.object_list.values("pk")
-        if self.count_order:
-            rows = rows.order_by(*self.count_order)
-        return rows[: self.cap + 1].count()
+        """Matching rows, counted up to one past the cap, in no order: any order would
+        make PostgreSQL find (and often sort) every matching row before it can stop,
+        where unordered it stops at the cap's row, whatever index or scan it reads."""
+        return self.object_list.values("pk").order_by()[: self.cap + 1].count()
 
     @property
     def capped(self) -> bool:
         return self.count > self.cap
 
 
-def capped_page(object_list, per_page: int, wanted, *, count_order: tuple = ()):
-    return CappedPaginator(object_list, per_page, wanted=wanted, count_order=count_order).get_page(wanted)
+def capped_page(object_list, per_page: int, wanted):
+    return CappedPaginator(object_list, per_page, wanted=wanted).get_page(wanted)
