@@ -34,6 +34,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench import wrk  # noqa: E402
+from bench.machine import load_line  # noqa: E402
+
 DB_NAME = "side_annotate_bench"
 CAP = 5
 ITEM = re.compile(r'name="item" value="(\d+)"')
@@ -164,6 +168,23 @@ def http_clients(people, base: str, clients: int, requests: int, static: bool = 
     return timings
 
 
+def wrk_clients(people, base: str, seconds: float) -> list[str]:
+    """The vote loop and the baseline page driven by wrk (a C load generator, one
+    connection per annotator): the server's latency without Python clients on the cores."""
+    if not wrk.available():
+        return [f"  {wrk.MISSING}"]
+    cookies = [f"sessionid={session_cookie(p)}; csrftoken={wrk.csrf_cookie()}" for p in people]
+    votes = wrk.run(base, cookies, seconds=seconds, vote=True)
+    floor = wrk.run(base, cookies, seconds=seconds, paths=["/annotate/guidelines/"])
+    return [f"  the same from wrk, {len(people)} connections, {seconds:g} s: {wrk_line(votes)} (target p95 < 100 ms)",
+            f"  baseline from wrk, GET /annotate/guidelines/: {wrk_line(floor)}"]
+
+
+def wrk_line(r: dict) -> str:
+    return (f"p50 {r['p50']:.1f} ms, p95 {r['p95']:.1f} ms, p99 {r['p99']:.1f} ms "
+            f"({r['requests']} requests, {r['rps']:.0f}/s, {r['failed']} failed)")
+
+
 def service_clients(people, clients: int, requests: int, naive: bool) -> list[float]:
     """The selection alone, `clients` threads each with its own connection: ours
     (assignment_next, then the vote, untimed) or the naive COUNT query."""
@@ -236,10 +257,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5, help="results page renders")
+    parser.add_argument("--seconds", type=float, default=10, help="length of each wrk run")
     parser.add_argument("--port", type=int, default=8097)
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py's)")
     args = parser.parse_args()
     print("command: .venv/bin/python bench/bench_annotation.py " + " ".join(sys.argv[1:]))
+    print(load_line("before the run"))
     setup_django()
     start = time.perf_counter()
     people = fill(args.items, args.annotators)
@@ -247,6 +270,9 @@ def main() -> None:
 
     print(f"filled {args.items} items, {Vote.objects.count()} votes by {args.annotators} annotators "
           f"in {time.perf_counter() - start:.1f} s")
+    # What autovacuum does to tables that have settled (statistics, the visibility map),
+    # done now so that no run is measured before it and another after it.
+    subprocess.run(["psql", os.environ["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
     page, floor = time_results(args.repeat)
     warm = page[1:] or page
     print(f"results page: first {page[0] * 1000:.0f} ms (templates, first queries), then mean {statistics.mean(warm) * 1000:.0f} ms, "
@@ -260,18 +286,22 @@ def main() -> None:
         alone = http_clients(shuffled[-1:], base, 1, args.requests)
         web = http_clients(shuffled, base, args.clients, args.requests)
         floor = http_clients(shuffled[args.clients:], base, args.clients, args.requests, static=True)
+        by_wrk = wrk_clients(shuffled[3 * args.clients:4 * args.clients], base, args.seconds)
     finally:
         server.terminate()
         server.wait()
     print(f"vote + next item page (POST /annotate/ over HTTP, gunicorn -w {args.workers or 'as configured'}), {args.clients} clients: "
           f"{percentiles(web)} (target p95 < 100 ms)")
     print(f"  the same, one client alone (service time without queueing): {percentiles(alone)}")
+    for line in by_wrk:
+        print(line)
     print(f"  baseline, GET /annotate/guidelines/ (a page with no work of its own), {args.clients} clients: "
           f"{percentiles(floor)}")
     ours = service_clients(shuffled[args.clients:], args.clients, args.requests, naive=False)
     print(f"next-item selection alone (assignment_next), {args.clients} threads: {percentiles(ours)}")
     naive = service_clients(shuffled[2 * args.clients:], args.clients, args.requests, naive=True)
     print(f"  baseline, naive COUNT(votes) query, {args.clients} threads: {percentiles(naive)}")
+    print(load_line("after the run"))
 
 
 if __name__ == "__main__":

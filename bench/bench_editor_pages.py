@@ -5,8 +5,9 @@
 Fills its own database (sideeditor_bench_pages) with claims spread over 500 articles
 (verdicts, sections, suggestions and editors' dismissals as a finished scan leaves them),
 serves the app with gunicorn as configured in gunicorn.conf.py (workers: 2 x cores + 1) on loopback, and drives
-each page kind with N client threads, each logged in with its own session. Prints p50 /
-p95 latency and requests per second per page kind. Baseline in the same run: the login
+each page kind with N clients, each logged in with its own session: first from wrk (a C
+load generator, bench/wrk.py), then from N Python client threads. Prints p50 / p95
+latency and requests per second per page kind and load generator. Baseline in the same run: the login
 form, a page with no query of its own, at the same load (the floor that the web stack,
 the sessions and the load generator on the same cores set for every page).
 """
@@ -28,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.benchdb import fresh_database  # noqa: E402
+from bench import wrk  # noqa: E402
+from bench.machine import load_line  # noqa: E402
 
 DB_NAME = "sideeditor_bench_pages"
 WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
@@ -85,8 +88,7 @@ def session(base: str, n: int):
     return s
 
 
-def drive(base: str, paths: list[str], clients: int, seconds: float) -> dict:
-    sessions = [session(base, n) for n in range(clients)]
+def drive(base: str, paths: list[str], sessions: list, seconds: float) -> dict:
     times: list[float] = []
     errors = [0]
     stop = time.monotonic() + seconds
@@ -130,6 +132,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
+    print(load_line("before the run"))
     env = fresh_database(DB_NAME)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
@@ -150,14 +153,23 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
               f"--clients {args.clients} --seconds {args.seconds:g}")
-        print(f"| page ({args.clients} concurrent clients, {len(pks):,} claims) | p50 ms | p95 ms | req/s | errors |")
-        print("|---|---|---|---|---|")
+        sessions = [session(base, n) for n in range(args.clients)]
+        cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
+        if not wrk.available():
+            print(wrk.MISSING)
+        print(f"| page ({args.clients} concurrent clients, {len(pks):,} claims) | wrk: p50 ms | p95 ms | req/s "
+              "| Python client threads: p50 ms | p95 ms | req/s | errors |")
+        print("|---|---|---|---|---|---|---|---|")
         for name, paths in page_kinds(pks).items():
-            r = drive(base, paths, args.clients, args.seconds)
-            print(f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors']} |")
+            w = (wrk.run(base, cookies, seconds=args.seconds, paths=paths) if wrk.available()
+                 else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
+            r = drive(base, paths, sessions, args.seconds)
+            print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
+                  f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
     finally:
         server.terminate()
         server.wait(timeout=10)
+    print(load_line("after the run"))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_retrieval_quality import WICE, run, wice_pages_and_queries  # noqa: E402
 
+from bench.machine import load_line  # noqa: E402
+
 REST_1M_SECONDS = 229.0  # bench_retrieval_speed.py: a 1M build with precomputed vectors
 
 
@@ -125,7 +127,7 @@ def main() -> None:
     docs = docs[: args.docs] if args.docs else docs
     print(f"command: {' '.join([Path(sys.executable).name] + sys.argv)}")
     print(f"torch threads {torch.get_num_threads()}, GPU: "
-          f"{torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'}\n")
+          f"{torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'}; {load_line('before the run')}\n")
     print("| encoder | dim | passages/s | build (s) | projected 1M build | hybrid P@1 | success@10 "
           "| success@100 | dense P@1 | query encode p50 (ms) | hybrid query p50 (ms) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -148,6 +150,7 @@ def main() -> None:
               f"| {dense['P@1']:.3f} | {enc_ms:.1f} | {query_ms:.1f} |", flush=True)
     print(f"\n{passages} passages per build; projected 1M build = 1M / passages/s + {args.rest_1m:.0f} s "
           "(tokenising, BM25, IVF at 1M, measured with precomputed vectors): a projection, not a run.")
+    print(load_line("after the run"))
 
 
 if __name__ == "__main__":

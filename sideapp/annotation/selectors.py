@@ -31,28 +31,28 @@ def where(url: str) -> str:
     return host + (parts.path if parts.path not in ("", "/") else "")
 
 
-def _side(item: Item, role: str, letter: str, titles: dict[int, str]) -> dict:
+def _side(item: Item, role: str, letter: str) -> dict:
     source = getattr(item, f"{role}_source")
     evidence = getattr(item, f"{role}_evidence") or {}
-    return {"letter": letter, "title": titles.get(source.pk) or source.title or where(source.url),
-            "where": where(source.final_url or source.url), "parts": evidence_parts(evidence)}
+    document = getattr(source, "document", None)  # None when the page was never fetched
+    title = (document.title if document else "") or source.title or where(source.url)
+    return {"letter": letter, "title": title, "where": where(source.final_url or source.url),
+            "parts": evidence_parts(evidence)}
 
 
 # What the annotator's page shows (the claim and source rows are wide: leave the rest).
 SCREEN_FIELDS = ("kind", "wiki_evidence", "suggested_evidence", "claim__text", "claim__context", "claim__section",
                  "claim__article__title", *(f"{side}_source__{f}" for side in ("wiki", "suggested")
-                                            for f in ("url", "final_url", "title")))
+                                            for f in ("url", "final_url", "title", "document__title")))
 
 
 def item_screen(assignment: Assignment) -> dict:
     """The item as shown to its annotator: claim, and sides A (left) and B (right)."""
-    item = (Item.objects.select_related("claim__article", "wiki_source", "suggested_source")
+    item = (Item.objects.select_related("claim__article", "wiki_source__document", "suggested_source__document")
             .only(*SCREEN_FIELDS).get(pk=assignment.item_id))
     claim = item.claim
-    titles = dict(SourceDocument.objects.filter(source_id__in=[item.wiki_source_id, item.suggested_source_id])
-                  .values_list("source_id", "title"))
     return {"item": item, "claim": claim, "article": claim.article.title, "section": claim.section_path,
-            "sides": [_side(item, assignment.side_of(letter), letter, titles) for letter in ("A", "B")]}
+            "sides": [_side(item, assignment.side_of(letter), letter) for letter in ("A", "B")]}
 
 
 def full_text(assignment: Assignment, letter: str) -> str:

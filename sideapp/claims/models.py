@@ -111,6 +111,9 @@ class Claim(models.Model):
         indexes = [
             models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_flagged_list",
                          condition=Q(current=True, flagged=True)),
+            # The flagged list filtered by verdict, in SIDE's order (the list's main filter).
+            models.Index("verdict", F("score").asc(nulls_first=True), F("id").asc(), name="claim_flagged_verdict",
+                         condition=Q(current=True, flagged=True)),
             models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_current_score",
                          condition=Q(current=True)),
             models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_needs_source",

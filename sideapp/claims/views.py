@@ -20,8 +20,9 @@ from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 def claim_list(request):
     form = ClaimFilterForm(request.GET)
     filters = form.filters()
-    claims = browse.claim_rows(filters=filters, user=request.user)
+    claims = browse.claim_list(filters=filters, user=request.user)
     page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"))
+    page.object_list = browse.claim_rows(pks=list(page.object_list.values_list("pk", flat=True)), user=request.user)
     query = request.GET.copy()
     query.pop("page", None)
     elsewhere = None
