@@ -10,7 +10,6 @@ constraint; the assignment row is locked while a vote is written.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -113,9 +112,16 @@ def _candidates(*, annotator, gold: bool, rng: random.Random) -> list[int]:
     return [pk for pk, _ in rows]
 
 
+# The screen order is chosen in the insert itself: the side shown less often so far among
+# the item's live assignments, or the coin (the last parameter) on a tie.
 _INSERT_ASSIGNMENT = f"""
     INSERT INTO {Assignment._meta.db_table} (item_id, annotator_id, wiki_left, state, created_at, expires_at)
-    VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (item_id, annotator_id) DO NOTHING RETURNING id"""
+    SELECT %(item)s, %(annotator)s,
+           CASE WHEN shown.left_n <> shown.right_n THEN shown.left_n < shown.right_n ELSE %(coin)s END,
+           %(state)s, %(now)s, %(expires)s
+    FROM (SELECT count(*) FILTER (WHERE wiki_left) AS left_n, count(*) FILTER (WHERE NOT wiki_left) AS right_n
+          FROM {Assignment._meta.db_table} WHERE item_id = %(item)s AND state <> %(expired)s) AS shown
+    ON CONFLICT (item_id, annotator_id) DO NOTHING RETURNING id, wiki_left"""
 
 
 def _take(*, item_id: int, annotator, capped: bool, now: datetime, rng: random.Random) -> Assignment | None:
@@ -127,51 +133,72 @@ def _take(*, item_id: int, annotator, capped: bool, now: datetime, rng: random.R
             items = items.filter(taken__lt=_cap())
         if not items.update(taken=F("taken") + 1):
             return None
-        # The UPDATE holds the item's row lock until commit, so this count and the
-        # insert below are serialised per item: the screen order stays balanced.
-        fields = {"item_id": item_id, "annotator": annotator, "wiki_left": _balanced_order(item_id, rng),
-                  "state": Assignment.State.OPEN, "created_at": now,
-                  "expires_at": now + timedelta(minutes=settings.SIDE_ANNOTATION_ASSIGNMENT_MINUTES)}
+        # The UPDATE holds the item's row lock until commit, so the count of shown sides in
+        # the insert is serialised per item: the screen order stays balanced.
+        expires = now + timedelta(minutes=settings.SIDE_ANNOTATION_ASSIGNMENT_MINUTES)
         with connection.cursor() as cursor:
-            cursor.execute(_INSERT_ASSIGNMENT, [item_id, annotator.pk, fields["wiki_left"], fields["state"],
-                                                now, fields["expires_at"]])
+            cursor.execute(_INSERT_ASSIGNMENT, {
+                "item": item_id, "annotator": annotator.pk, "coin": rng.random() < 0.5, "now": now,
+                "state": Assignment.State.OPEN, "expires": expires, "expired": Assignment.State.EXPIRED})
             row = cursor.fetchone()
         if row is None:  # the same annotator, in another tab, took this item first
             Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
             return None
-        return Assignment(pk=row[0], **fields)
+        return Assignment(pk=row[0], item_id=item_id, annotator=annotator, wiki_left=row[1],
+                          state=Assignment.State.OPEN, created_at=now, expires_at=expires)
 
 
-def _balanced_order(item_id: int, rng: random.Random) -> bool:
-    shown = Counter(Assignment.objects.filter(item_id=item_id).exclude(state=Assignment.State.EXPIRED)
-                    .values_list("wiki_left", flat=True))
-    if shown[True] != shown[False]:
-        return shown[True] < shown[False]
-    return rng.random() < 0.5
+# The common case in one statement: the open assignment is closed (its row lock taken,
+# its state re-checked after any wait) and what the vote needs comes back.
+_ANSWER_OPEN = f"""
+    UPDATE {Assignment._meta.db_table} SET state = %(answered)s
+    WHERE item_id = %(item)s AND annotator_id = %(annotator)s AND state = %(open)s
+    RETURNING id, wiki_left, created_at"""
 
 
 def vote_cast(*, annotator, item_id: int, answer: ScreenAnswer, now: datetime | None = None) -> Vote:
     """Store the annotator's answer on the item they were assigned."""
     now = now or timezone.now()
     with transaction.atomic(savepoint=False):  # every error comes before the first write
-        assignment = (Assignment.objects.select_for_update(of=("self",)).select_related("item")
-                      .filter(item_id=item_id, annotator=annotator).first())
-        if assignment is None:
-            raise VoteError("this item was not given to you")
-        if assignment.state == Assignment.State.ANSWERED:
-            raise VoteError("you have already answered this item")
-        expired = assignment.state == Assignment.State.EXPIRED
-        slot_needed = expired and not answer.is_skip
-        if slot_needed and not _slot_take(assignment.item):
-            raise VoteError("this item expired and has since been answered by enough people")
-        vote = Vote.objects.create(
-            item_id=item_id, annotator=annotator, assignment=assignment, wiki_left=assignment.wiki_left,
-            guidelines_version=guidelines.VERSION, seconds=round((now - assignment.created_at).total_seconds(), 1),
-            **answer.in_source_terms(wiki_left=assignment.wiki_left))
-        assignment.state = Assignment.State.ANSWERED
-        assignment.save(update_fields=["state"])
-        if answer.is_skip and not expired:  # a skip judges nothing: the slot goes to someone else
-            Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
+        with connection.cursor() as cursor:
+            cursor.execute(_ANSWER_OPEN, {"answered": Assignment.State.ANSWERED, "open": Assignment.State.OPEN,
+                                          "item": item_id, "annotator": annotator.pk})
+            row = cursor.fetchone()
+        if row is not None:
+            assignment = Assignment(pk=row[0], item_id=item_id, annotator=annotator, wiki_left=row[1],
+                                    created_at=row[2], state=Assignment.State.ANSWERED)
+            vote = _vote_create(assignment, answer, now)
+            if answer.is_skip:  # a skip judges nothing: the slot goes to someone else
+                Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
+            return vote
+        return _vote_not_open(annotator=annotator, item_id=item_id, answer=answer, now=now)
+
+
+def _vote_create(assignment: Assignment, answer: ScreenAnswer, now: datetime) -> Vote:
+    return Vote.objects.create(
+        item_id=assignment.item_id, annotator=assignment.annotator, assignment=assignment,
+        wiki_left=assignment.wiki_left, guidelines_version=guidelines.VERSION,
+        seconds=round((now - assignment.created_at).total_seconds(), 1),
+        **answer.in_source_terms(wiki_left=assignment.wiki_left))
+
+
+def _vote_not_open(*, annotator, item_id: int, answer: ScreenAnswer, now: datetime) -> Vote:
+    """A vote on an assignment that was not open a moment ago: never given, already
+    answered, or expired (a real answer then needs a slot of the item again)."""
+    assignment = (Assignment.objects.select_for_update(of=("self",)).select_related("item")
+                  .filter(item_id=item_id, annotator=annotator).first())
+    if assignment is None:
+        raise VoteError("this item was not given to you")
+    if assignment.state == Assignment.State.ANSWERED:
+        raise VoteError("you have already answered this item")
+    expired = assignment.state == Assignment.State.EXPIRED
+    if expired and not answer.is_skip and not _slot_take(assignment.item):
+        raise VoteError("this item expired and has since been answered by enough people")
+    vote = _vote_create(assignment, answer, now)
+    assignment.state = Assignment.State.ANSWERED
+    assignment.save(update_fields=["state"])
+    if answer.is_skip and not expired:  # a skip judges nothing: the slot goes to someone else
+        Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
     return vote
 
 

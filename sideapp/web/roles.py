@@ -21,7 +21,7 @@ def has_role(user, role: str) -> bool:
     if user.is_superuser:
         return True
     names = getattr(user, "_side_group_names", None)
-    if names is None:  # once per request: the nav asks about every role
+    if names is None:  # once per request (RoleBackend reads them with the user): the nav asks about every role
         names = user._side_group_names = frozenset(g.name for g in user.groups.all())
     return role in names or ADMIN in names
 
