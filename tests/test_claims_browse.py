@@ -89,6 +89,13 @@ class ClaimListFilterTests(TestCase):
         self.assertEqual(len(listed(response)), 50)
         self.assertContains(response, "article=long&amp;page=2")
 
+    def test_a_later_page_shows_its_own_rows_in_order_with_their_reviews(self):
+        _, claims = article_with_claims("Long", [ClaimRow(f"Claim {n}.", score=n / 100) for n in range(60)])
+        ClaimReview.objects.create(claim=claims[55], user=self.users["admin"], kind="verified")
+        second = self.get(article="long", page=2)
+        self.assertEqual(listed(second), [f"Claim {n}." for n in range(50, 60)])
+        self.assertContains(second, "1 editor judged this", count=1)
+
     @override_settings(SIDE_LIST_COUNT_CAP=100)
     def test_a_long_list_counts_up_to_a_cap_and_every_page_past_it_still_opens(self):
         article_with_claims("Long", [ClaimRow(f"Claim {n}.", score=n / 1000) for n in range(130)])
