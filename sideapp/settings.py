@@ -84,6 +84,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if env_bool("DB_PREPARED_STATEMENTS", True):
+    # Parameters bound by the server: psycopg no longer quotes every value into the SQL in
+    # Python, and a statement a connection has run 5 times is prepared (parsed once). Plans
+    # stay custom, made for each call's values: a generic plan cannot know how many claims a
+    # LIKE pattern matches. Off behind a transaction-pooling proxy (pgbouncer), which cannot
+    # keep a connection's prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5, options="-c plan_cache_mode=force_custom_plan")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
