@@ -1,6 +1,6 @@
 """Annotation benchmark: results page render time and next-item latency.
 
-    .venv/bin/python bench/bench_annotation.py [--items 10000] [--annotators 200] [--clients 10] [--requests 40]
+    .venv/bin/python bench/bench_annotation.py [--items 10000] [--annotators 200] [--clients 10] [--requests 40] [--seconds 10]
 
 Fills its own database (side_annotate_bench, dropped and re-created each run) with
 `--items` pair items and the votes of `--annotators` annotators: 80% of the items have a
@@ -10,7 +10,8 @@ Then measures, through the real views (Django's test client, each thread with it
 PostgreSQL connection):
   - GET /annotate/results/ as an admin (the statistics over every vote);
   - POST /annotate/ (a vote, answered with the next item's page) from `--clients`
-    annotators at once, `--requests` each; p50 / p95 / max.
+    annotators at once, `--requests` each; p50 / p95 / max; then the same vote loop from
+    wrk (a C load generator, bench/wrk.py) for `--seconds`, when wrk is installed.
 Baseline, side by side in the same run: the next item chosen the naive way (COUNT of
 votes per item, ORDER BY it, without the `taken` counter and conditional update), on
 the same data, the same clients; and for the results page, the bare read of every vote
