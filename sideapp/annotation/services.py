@@ -160,31 +160,27 @@ def vote_cast(*, annotator, item_id: int, answer: ScreenAnswer, now: datetime | 
     """Store the annotator's answer on the item they were assigned."""
     now = now or timezone.now()
     with transaction.atomic(savepoint=False):  # every error comes before the first write
-        with connection.cursor() as cursor:
-            cursor.execute(_ANSWER_OPEN, {"answered": Assignment.State.ANSWERED, "open": Assignment.State.OPEN,
-                                          "item": item_id, "annotator": annotator.pk})
-            row = cursor.fetchone()
-        if row is not None:
-            assignment = Assignment(pk=row[0], item_id=item_id, annotator=annotator, wiki_left=row[1],
-                                    created_at=row[2], state=Assignment.State.ANSWERED)
-            vote = _vote_create(assignment, answer, now)
-            if answer.is_skip:  # a skip judges nothing: the slot goes to someone else
-                Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
-            return vote
-        return _vote_not_open(annotator=annotator, item_id=item_id, answer=answer, now=now)
+        assignment, expired = _assignment_close(annotator=annotator, item_id=item_id, answer=answer)
+        vote = Vote.objects.create(
+            item_id=item_id, annotator=annotator, assignment=assignment, wiki_left=assignment.wiki_left,
+            guidelines_version=guidelines.VERSION, seconds=round((now - assignment.created_at).total_seconds(), 1),
+            **answer.in_source_terms(wiki_left=assignment.wiki_left))
+        if answer.is_skip and not expired:  # a skip judges nothing: the slot goes to someone else
+            Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
+    return vote
 
 
-def _vote_create(assignment: Assignment, answer: ScreenAnswer, now: datetime) -> Vote:
-    return Vote.objects.create(
-        item_id=assignment.item_id, annotator=assignment.annotator, assignment=assignment,
-        wiki_left=assignment.wiki_left, guidelines_version=guidelines.VERSION,
-        seconds=round((now - assignment.created_at).total_seconds(), 1),
-        **answer.in_source_terms(wiki_left=assignment.wiki_left))
-
-
-def _vote_not_open(*, annotator, item_id: int, answer: ScreenAnswer, now: datetime) -> Vote:
-    """A vote on an assignment that was not open a moment ago: never given, already
-    answered, or expired (a real answer then needs a slot of the item again)."""
+def _assignment_close(*, annotator, item_id: int, answer: ScreenAnswer) -> tuple[Assignment, bool]:
+    """Mark the annotator's assignment on the item answered; (it, whether it had expired).
+    An open one (the common case) in one statement; otherwise it is locked and read: never
+    given, already answered, or expired (a real answer then needs a slot of the item again)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ANSWER_OPEN, {"answered": Assignment.State.ANSWERED, "open": Assignment.State.OPEN,
+                                      "item": item_id, "annotator": annotator.pk})
+        row = cursor.fetchone()
+    if row is not None:
+        return Assignment(pk=row[0], item_id=item_id, annotator=annotator, wiki_left=row[1], created_at=row[2],
+                          state=Assignment.State.ANSWERED), False
     assignment = (Assignment.objects.select_for_update(of=("self",)).select_related("item")
                   .filter(item_id=item_id, annotator=annotator).first())
     if assignment is None:
@@ -194,12 +190,9 @@ def _vote_not_open(*, annotator, item_id: int, answer: ScreenAnswer, now: dateti
     expired = assignment.state == Assignment.State.EXPIRED
     if expired and not answer.is_skip and not _slot_take(assignment.item):
         raise VoteError("this item expired and has since been answered by enough people")
-    vote = _vote_create(assignment, answer, now)
     assignment.state = Assignment.State.ANSWERED
     assignment.save(update_fields=["state"])
-    if answer.is_skip and not expired:  # a skip judges nothing: the slot goes to someone else
-        Item.objects.filter(pk=item_id).update(taken=F("taken") - 1)
-    return vote
+    return assignment, expired
 
 
 def _slot_take(item: Item) -> bool:
