@@ -3,7 +3,7 @@ zero-shot bi-encoder, on WiCE `dev`, in one run.
 
     .venv/bin/python bench/bench_verification_quality.py [--model models/verifier]
         [--data ../shared/data/wice] [--folds 5] [--seeds 0,1,2] [--limit N] [--ablations]
-        [--learning-curve] [--prefilter]
+        [--learning-curve] [--prefilter] [--ceiling]
 
 Every row refits its verdict layer inside the training folds (thresholds from inner
 folds, never from the fold reported on). The shipped cross-encoder and word model never
@@ -24,6 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import load_line  # noqa: E402
 from verifier_core.verification.data import load_wice  # noqa: E402
 from verifier_core.verification.evaluation import cross_validate, format_table  # noqa: E402
 from verifier_core.verification.features import FEATURE_NAMES  # noqa: E402
@@ -165,6 +166,21 @@ def print_trust(args, examples, rows, X, analyses, model_dir: Path, seeds, ms) -
           f"features alone {ms:.0f} ms wall")
 
 
+def print_ceiling(args, examples, rows, X, analyses, model_dir: Path, seeds, cosine) -> None:
+    from bench.verification_ceiling import ceiling_rows, ceiling_table, part_pairs, summaries
+    from verifier_core.encoder import load_encoder
+    from verifier_core.verification.model import load_model
+
+    model, config = load_model(model_dir)
+    pairs, ms = part_pairs(model, load_encoder()[0], config, examples, rows, X)
+    extra = {"word and part means, best part, share of words supported": summaries(examples, rows, analyses, word_model(model_dir)),
+             f"each claim part cross-encoded on its own (+{ms:.0f} ms per claim)": pairs,
+             "zero-shot bi-encoder max cosine": cosine}
+    print("\nHow far the not_supported ranking moves (out-of-fold, pooled per seed, mean ± std over seeds; "
+          "rank figures, no threshold):\n")
+    print(ceiling_table(ceiling_rows(X, extra, examples, args.folds, seeds)))
+
+
 def planted_features(examples, planted: dict[int, str], model_dir: Path) -> dict:
     from verifier_core.encoder import load_encoder
     from verifier_core.verification.engine import analyse
@@ -191,11 +207,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N rows of each file (quick runs)")
     parser.add_argument("--ablations", action="store_true", help="also fp32, top-k, untrained and feature-group rows")
     parser.add_argument("--prefilter", action="store_true", help="also evidence recall of the passage pre-filters")
+    parser.add_argument("--ceiling", action="store_true", help="also how far other heads and features move the not_supported ranking")
     parser.add_argument("--learning-curve", action="store_true", help="also the head fitted on 25/50/75%% of the training claims")
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)
+    before = load_line("before the run")  # printed with the results: the time per claim depends on the host
     seeds = [int(s) for s in args.seeds.split(",")]
     examples = load_wice(Path(args.data), args.limit)
     rows = [i for i, e in enumerate(examples) if e.source == "dev"]
@@ -205,13 +223,14 @@ def main() -> None:
     shipped = f"{'int8' if quantize else 'fp32'} top-4"
     table, timing = {}, {}
     X, timing[shipped], analyses = model_features(examples, rows, model_dir, quantize, 4, extra_rows=marked)
-    table["zero-shot bi-encoder (max cosine, 100-word passages)"] = pooled(baseline_scores(examples, rows), examples, args.folds, seeds, ["cosine"])
+    cosine = baseline_scores(examples, rows)
+    table["zero-shot bi-encoder (max cosine, 100-word passages)"] = pooled(cosine, examples, args.folds, seeds, ["cosine"])
     table[f"this verifier (cross-encoder {shipped} passages + verdict head)"] = pooled(X, examples, args.folds, seeds, list(FEATURE_NAMES))
     if args.ablations:
         ablations(examples, rows, model_dir, X, args, seeds, table, timing, quantize)
     if args.learning_curve:
         table.update(learning_curve(X, examples, rows, args, seeds))
-    print(f"`{' '.join(sys.argv)}`  ({len(rows)} dev claims, {args.folds}-fold grouped CV x seeds {args.seeds})\n")
+    print(f"`{' '.join(sys.argv)}`  ({len(rows)} dev claims, {args.folds}-fold grouped CV x seeds {args.seeds})\n\n{before}\n")
     print(format_table(table))
     print("\n| path | feature ms per claim |\n|---|---|")
     for label, ms in timing.items():
@@ -219,6 +238,9 @@ def main() -> None:
     print_trust(args, examples, rows, X, analyses, model_dir, seeds, timing[shipped])
     if args.prefilter:
         print_prefilter(examples, rows)
+    if args.ceiling:
+        print_ceiling(args, examples, rows, X, analyses, model_dir, seeds, cosine)
+    print(f"\n{load_line('after the run')}")
 
 
 if __name__ == "__main__":
