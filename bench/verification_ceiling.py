@@ -15,7 +15,7 @@ import numpy as np
 
 from verifier_core.verification.calibration import HEAD_BALANCED, HEAD_C, fit_logistic
 from verifier_core.verification.data import grouped_folds, train_indices
-from verifier_core.verification.evaluation import cross_validate, mean_std
+from verifier_core.verification.evaluation import cross_validate, mean_std, share_of_groups
 from verifier_core.verification.features import FEATURE_NAMES, analyse_claim
 from verifier_core.verification.metrics import precision_at_recall, roc_auc
 from verifier_core.verification.types import LABELS
@@ -60,7 +60,7 @@ def _logistic(seed):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    return make_pipeline(StandardScaler(), LogisticRegression(C=HEAD_C, class_weight="balanced", max_iter=5000))
+    return make_pipeline(StandardScaler(), LogisticRegression(C=HEAD_C, class_weight="balanced" if HEAD_BALANCED else None, max_iter=5000))
 
 
 def _forest(seed):
@@ -78,15 +78,30 @@ def _boosting(seed):
 def binary_oof(X, examples, folds, seed, make, share: float = 1.0) -> np.ndarray:
     """Out-of-fold P(not supported) of a not-supported-vs-rest classifier; `share` < 1
     fits each fold on that share of its training groups (drawn with the seed)."""
-    y = np.array([LABELS.index(e.label) for e in examples]) == NOT_SUPPORTED
-    rng, oof = np.random.RandomState(seed), np.full(len(examples), np.nan)
+    y = np.array([e.label == "not_supported" for e in examples])
+    rng = np.random.RandomState(seed)
+
+    def risk(train, test):
+        train = share_of_groups(examples, train, share, rng) if share < 1.0 else train
+        return make(seed).fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+    return _out_of_fold(examples, folds, seed, risk)
+
+
+def _multinomial_ns(X, examples, folds, seed) -> np.ndarray:
+    """Out-of-fold P(not supported) of the shipped 3-way head (its fit, no thresholds)."""
+    y = np.array([LABELS.index(e.label) for e in examples])
+
+    def risk(train, test):
+        head = fit_logistic(X[train], y[train], list(FEATURE_NAMES), HEAD_C, HEAD_BALANCED)
+        return head.probs(X[test])[:, NOT_SUPPORTED]
+    return _out_of_fold(examples, folds, seed, risk)
+
+
+def _out_of_fold(examples, folds, seed, risk) -> np.ndarray:
+    """risk(train rows, test rows) for each grouped fold; NaN on rows no fold tests."""
+    oof = np.full(len(examples), np.nan)
     for test in grouped_folds(examples, folds, seed):
-        train = [i for i in train_indices(examples, test) if examples[i].source == "dev"]
-        groups = sorted({examples[i].group for i in train})
-        rng.shuffle(groups)
-        keep = set(groups[: max(2, round(share * len(groups)))])
-        train = [i for i in train if examples[i].group in keep]
-        oof[test] = make(seed).fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+        oof[test] = risk([i for i in train_indices(examples, test) if examples[i].source == "dev"], test)
     return oof
 
 
@@ -123,16 +138,6 @@ def ceiling_rows(X, extra: dict[str, np.ndarray], examples, folds, seeds) -> dic
         runs = [rank_figures(rank(seed), examples) for seed in seeds]
         out[label] = {key: mean_std([r[key] for r in runs]) for key in CEILING_KEYS}
     return out
-
-
-def _multinomial_ns(X, examples, folds, seed) -> np.ndarray:
-    y = np.array([LABELS.index(e.label) for e in examples])
-    oof = np.full(len(examples), np.nan)
-    for test in grouped_folds(examples, folds, seed):
-        train = [i for i in train_indices(examples, test) if examples[i].source == "dev"]
-        head = fit_logistic(X[train], y[train], list(FEATURE_NAMES), HEAD_C, HEAD_BALANCED)
-        oof[test] = head.probs(X[test])[:, NOT_SUPPORTED]
-    return oof
 
 
 def ceiling_table(rows: dict[str, dict]) -> str:
