@@ -5,3 +5,7 @@ class SideappConfig(AppConfig):
     name = "sideapp"
     verbose_name = "Side editor"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The pipeline listens to what services report (sideapp.events).
+        from sideapp.pipeline import receivers  # noqa: F401

@@ -66,7 +66,7 @@ class ItemCreationTests(TestCase):
 
     def test_a_scan_job_that_ends_has_made_its_items(self):
         from sideapp.models import ScanItem, ScanJob
-        from sideapp.pipeline.flow import scan_job_refresh
+        from sideapp.pipeline.stages import scan_job_refresh
 
         claim = support.claim_with_suggestion(n=5)
         revision = claim.last_revision

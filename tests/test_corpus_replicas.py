@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from sideapp.corpus.models import CorpusPassage, CorpusReplica
 from sideapp.models import Article, Claim, Revision, Source, SourceDocument, Suggestion, Wiki
-from sideapp.pipeline import dispatch
-from sideapp.pipeline.names import StageName
+from sideapp.pipeline import dispatch, stages
 from tests.pipeline_support import MODEL_WORKER
 from tests.test_pipeline_recovery import wait_for
 from tests.worker_support import ROOT, run_burst_worker, worker_command, worker_env
@@ -54,13 +53,13 @@ class TwoWorkersOneCorpusTests(TransactionTestCase):
     def test_a_source_indexed_by_one_worker_is_suggested_by_the_other_after_its_sync(self):
         doc = source_document("https://harbour.example/lighthouse", LIGHTHOUSE)
         source_document("https://harbour.example/rowing", "The rowing club races on the River Arle each May.")
-        dispatch.enqueue(StageName.CORPUS)
+        dispatch.enqueue(stages.CORPUS)
         self.run_model_worker(self.index[0])  # machine A: passages into PostgreSQL, its replica
         self.assertTrue(CorpusPassage.objects.filter(document=doc, encoder=ENCODER_NAME).exists())
         self.assertFalse(os.path.exists(self.index[1]))
 
         claim = self.flagged_claim("The lighthouse was automated in 1988.")
-        dispatch.enqueue(StageName.SUGGEST, claim.pk)
+        dispatch.enqueue(stages.SUGGEST, claim.pk)
         self.run_model_worker(self.index[1])  # machine B: syncs its replica, then suggests
         self.assertIn(doc.source.url, list(Suggestion.objects.filter(claim=claim).values_list("url", flat=True)))
         replica = RetrievalEngine.load(self.index[1], auto_refresh=False)
@@ -70,7 +69,7 @@ class TwoWorkersOneCorpusTests(TransactionTestCase):
     def test_a_worker_killed_mid_sync_keeps_a_usable_replica_and_resumes(self):
         stored_passages(documents=400)
         last = CorpusPassage.objects.order_by("-id").first().id
-        dispatch.enqueue(StageName.CORPUS)
+        dispatch.enqueue(stages.CORPUS)
         worker = subprocess.Popen(worker_command("verify", "--worker-class", MODEL_WORKER, burst=False),
                                   env=worker_env(SIDE_INDEX_DIR=self.index[1], SIDE_SYNC_BATCH="20"),
                                   cwd=ROOT, start_new_session=True,
@@ -84,7 +83,7 @@ class TwoWorkersOneCorpusTests(TransactionTestCase):
         replica = RetrievalEngine.load(self.index[1], auto_refresh=False)
         self.assertTrue(0 < replica.synced_through < last)
         self.assertTrue(replica.search("harbour wall document", k=3, mode="sparse"))
-        dispatch.enqueue(StageName.CORPUS)
+        dispatch.enqueue(stages.CORPUS)
         self.run_model_worker(self.index[1], SIDE_SYNC_BATCH="500")
         replica = RetrievalEngine.load(self.index[1], auto_refresh=False)
         self.assertEqual(replica.synced_through, last)

@@ -11,7 +11,7 @@ import json
 from django.core.management import call_command
 
 from sideapp.models import Claim, ClaimCitation, ScanJob, Source, SourceDocument, Suggestion
-from sideapp.pipeline.progress import scan_progress
+from sideapp.pipeline.stages import scan_progress
 from tests.pipeline_support import DEMO_TITLES, PipelineTestCase, SharedPipelineTestCase
 from verifier_core.verification import VERDICTS
 

@@ -10,7 +10,7 @@ from django.test import TestCase, TransactionTestCase, override_settings
 from sideapp.models import Citation, Claim, Revision, ScanItem, ScanJob, Source, Wiki
 from sideapp.pipeline.stages import scan_job
 from sideapp.scans.services import article_store, scan_expand, scan_request
-from sideapp.pipeline.progress import scan_progress
+from sideapp.pipeline.stages import scan_progress
 from sideapp.scans.wikis import client_for
 from tests.wiki_support import demo_wiki, item, scan_titles
 

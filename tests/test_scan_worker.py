@@ -6,7 +6,7 @@ from django.test import TransactionTestCase
 
 from sideapp.models import Claim, ScanItem, ScanJob, Wiki
 from sideapp.scans.services import scan_request
-from sideapp.pipeline.progress import scan_progress
+from sideapp.pipeline.stages import scan_progress
 from tests.wiki_support import demo_wiki
 from tests.worker_support import run_burst_worker
 

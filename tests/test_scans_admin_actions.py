@@ -9,7 +9,7 @@ from django.urls import reverse
 from harness.claims import ClaimRow, article_with_claims
 from sideapp.claims.models import Claim
 from sideapp.models import AuditEntry, ScanItem, ScanJob, Wiki
-from sideapp.pipeline.flow import scan_job_refresh
+from sideapp.pipeline.stages import scan_job_refresh
 from sideapp.scans.services import scan_cancel, scan_request, scan_rerun
 from sideapp.sources.models import Source
 from tests.users import CastMixin

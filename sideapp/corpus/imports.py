@@ -12,10 +12,9 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from sideapp import events
 from sideapp.corpus.models import CorpusImport
 from sideapp.corpus.services import corpus_sync
-from sideapp.pipeline import dispatch
-from sideapp.pipeline.names import StageName
 from sideapp.sources.models import Source, SourceDocument
 from verifier_core.fetch import normalise_url
 from verifier_core.progress import Progress
@@ -29,7 +28,7 @@ MAX_REPORTED = 100
 def import_request(*, upload, user=None) -> CorpusImport:
     with transaction.atomic():
         record = CorpusImport.objects.create(upload=upload, name=upload.name[:255], created_by=user)
-        dispatch.enqueue(StageName.IMPORT, record.pk)
+        events.corpus_import_requested.send(sender=CorpusImport, record=record)
     return record
 
 

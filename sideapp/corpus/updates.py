@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from sideapp import events
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.audit import audit_record
-from sideapp.pipeline import dispatch
-from sideapp.pipeline.names import StageName
 
 
 def index_update_request(*, user) -> None:
     with transaction.atomic():
         audit_record(user=user, action=AuditEntry.Action.INDEX_UPDATE)
-        dispatch.enqueue(StageName.CORPUS)
+        events.corpus_update_requested.send(sender=None)

@@ -1,24 +1,58 @@
-"""Putting a stage's work on its queue, after the transaction that made it commits.
+"""A stage of work, running one of its jobs, and putting its jobs on their queue after
+the transaction that made the work commits.
 
-Work is asked for by stage name; the stage table (pipeline/stages.py) says which queue
-and which job function, and the job is enqueued by reference. Inside `run_inline()` the
-same job functions run in this process instead (for `scan_article --sync`), so the
+The stages themselves are declared once, in pipeline/stages.py; work is asked for by
+passing one of them, and its job is enqueued by reference. Inside `run_inline()` the same
+job functions run in this process instead (for `scan_article --sync`), so the
 synchronous path and the queued path execute the very same code.
 """
 from __future__ import annotations
 
 import contextlib
 import threading
-from typing import TYPE_CHECKING, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
 
 from django.db import transaction
+from django.db.models import Model, QuerySet
 
-from sideapp.pipeline.names import StageName
-
-if TYPE_CHECKING:
-    from sideapp.pipeline.stages import Stage
+from sideapp.pipeline.names import Queue, StageName
 
 _state = threading.local()
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: StageName
+    queue: Queue
+    job: Callable[..., str]  # the RQ job function: takes the row's primary key
+    run: Callable[[Any], object]  # the service that does the work on the loaded row
+    load: Callable[[int], Model | None] | None = None  # None: a job without a row
+    then: Callable[[Any], None] | None = None  # what it hands on to
+    unfinished: Callable[[], QuerySet] | None = None  # rows that should have a job
+    since: str = ""  # the unfinished row's field saying when it was handed on
+    reset: Callable[[list[int]], None] | None = None  # rows of dead jobs, back to queued
+    on_error: Callable[[Any, Exception], None] | None = None  # None: RQ sees the error
+    retry: Callable[[], Any] | None = None  # RQ Retry for the job, if any
+    progress: Callable[[Any], dict] | None = None  # its share of a scan job
+
+
+def execute(stage: Stage, *args) -> str:
+    """Run one job of `stage`: load the row, do the work, hand on. A row that is gone
+    (deleted while queued) or already taken by another job ends the job quietly."""
+    row = stage.load(*args) if stage.load else None
+    if stage.load and row is None:
+        return "gone or taken"
+    try:
+        outcome = stage.run(row)
+    except Exception as exc:
+        if stage.on_error is None:
+            raise
+        stage.on_error(row, exc)
+        outcome = "failed"
+    if stage.then:
+        stage.then(row)
+    return str(outcome)
 
 
 @contextlib.contextmanager
@@ -35,38 +69,24 @@ def is_inline() -> bool:
     return getattr(_state, "inline", False)
 
 
-def stages() -> list["Stage"]:
-    """The stage table, in pipeline order. The table imports every stage's service, and
-    services hand work on through this module, so it is looked up when work is asked
-    for, not at import time."""
-    from sideapp.pipeline.stages import STAGES
-
-    return list(STAGES.values())
-
-
-def stage(name: StageName) -> "Stage":
-    return next(s for s in stages() if s.name == name)
-
-
-def enqueue(name: StageName, *args) -> None:
-    """Queue one job of stage `name` (args: the row's primary key, if it has a row)
-    once the current transaction commits."""
-    target = stage(name)
+def enqueue(stage: Stage, *args) -> None:
+    """Queue one job of `stage` (args: the row's primary key, if it has a row) once the
+    current transaction commits."""
     if is_inline():
-        transaction.on_commit(lambda: target.job(*args))
+        transaction.on_commit(lambda: stage.job(*args))
         return
 
     def _enqueue() -> None:
         import django_rq
 
-        retry = target.retry() if target.retry else None
-        django_rq.get_queue(target.queue).enqueue(target.job, *args, retry=retry)
+        retry = stage.retry() if stage.retry else None
+        django_rq.get_queue(stage.queue).enqueue(stage.job, *args, retry=retry)
 
     transaction.on_commit(_enqueue)
 
 
-def enqueue_many(name: StageName, pks) -> int:
+def enqueue_many(stage: Stage, pks: Iterable[int]) -> int:
     pks = list(pks)
     for pk in pks:
-        enqueue(name, pk)
+        enqueue(stage, pk)
     return len(pks)

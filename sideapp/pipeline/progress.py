@@ -1,25 +1,18 @@
 """Where a scan job stands: done / total (and failed) for each stage that reports into
-a scan. Each stage of the table names its own count (`Stage.progress`)."""
+a scan. Each stage of the table names its own count (`Stage.progress`); stages.scan_progress
+reads them all in pipeline order."""
 from __future__ import annotations
 
 from collections import Counter
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q
 
 from sideapp.claims.models import Claim
-from sideapp.pipeline import dispatch
 from sideapp.scans.models import ScanItem, ScanJob
+from sideapp.scans.selectors import job_claims, job_sources
 from sideapp.sources.models import Source
 
 Counts = dict[str, int]
-
-
-def job_claims(job: ScanJob) -> QuerySet[Claim]:
-    return Claim.objects.filter(revision_claims__revision__scanitem__job=job).distinct()
-
-
-def job_sources(job: ScanJob) -> QuerySet[Source]:
-    return Source.objects.filter(citations__article__scanitem__job=job).distinct()
 
 
 def scan_counts(job: ScanJob) -> Counts:
@@ -45,8 +38,3 @@ def suggest_counts(job: ScanJob) -> Counts:
         total=Count("pk", filter=~Q(suggest_state="")),
         done=Count("pk", filter=Q(suggest_state__in=Claim.FINISHED)),
         failed=Count("pk", filter=Q(suggest_state=Claim.State.FAILED)))
-
-
-def scan_progress(*, job: ScanJob) -> dict[str, Counts]:
-    """{stage name: {done, total, failed}} in pipeline order."""
-    return {stage.name: stage.progress(job) for stage in dispatch.stages() if stage.progress}

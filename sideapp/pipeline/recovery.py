@@ -30,7 +30,8 @@ from rq.job import Job
 from rq.registry import DeferredJobRegistry, FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
 from rq.worker import Worker
 
-from sideapp.pipeline import dispatch, flow
+from sideapp.pipeline import stages
+from sideapp.pipeline.dispatch import enqueue_many
 from sideapp.scans.models import ScanJob
 from sideapp.claims.models import Claim
 
@@ -86,7 +87,7 @@ def _started(queue, connection, traces: Traces) -> None:
 def rq_traces() -> Traces:
     """What RQ knows of every job of the pipeline's queues."""
     traces = Traces()
-    for queue_name in dict.fromkeys(s.queue for s in dispatch.stages()):
+    for queue_name in dict.fromkeys(s.queue for s in stages.STAGES.values()):
         queue = django_rq.get_queue(queue_name)
         connection = queue.connection
         waiting = (queue.get_job_ids() + queue.intermediate_queue.get_job_ids()
@@ -104,7 +105,7 @@ def work_requeue() -> dict[str, int]:
     traces = rq_traces()
     cutoff = timezone.now() - timedelta(seconds=settings.SIDE_RECOVERY_GRACE)
     counts = {}
-    for stage in dispatch.stages():
+    for stage in stages.STAGES.values():
         if stage.unfinished is None:
             continue
         func = f"{stage.job.__module__}.{stage.job.__qualname__}"
@@ -113,7 +114,7 @@ def work_requeue() -> dict[str, int]:
                 and ((func, pk) in traces.dead or since is None or since < cutoff)]
         if stage.reset and lost:
             stage.reset(lost)
-        counts[stage.name.value] = dispatch.enqueue_many(stage.name, lost)
+        counts[stage.name.value] = enqueue_many(stage, lost)
     counts["stages"] = _refresh_open_jobs()
     if any(counts.values()):
         log.warning("requeued abandoned work: %s", {k: v for k, v in counts.items() if v})
@@ -125,7 +126,7 @@ def _refresh_open_jobs() -> int:
     start the suggestion search of flagged claims that belong to no open job."""
     open_jobs = ScanJob.objects.filter(status__in=ScanJob.OPEN)
     for job in open_jobs:
-        flow.scan_job_refresh(job=job)
+        stages.scan_job_refresh(job=job)
     orphans = Claim.objects.filter(suggest_state=Claim.State.PENDING).exclude(
         revision_claims__revision__scanitem__job__in=open_jobs)
-    return flow.suggestions_dispatch(claim_ids=orphans.values_list("pk", flat=True))
+    return stages.suggestions_dispatch(claim_ids=orphans.values_list("pk", flat=True))

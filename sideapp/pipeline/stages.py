@@ -2,9 +2,9 @@
 
 Every stage of work is one entry of STAGES: the queue it runs on, its RQ job function
 (enqueued by reference), how a job loads its row, the service that does the work, what
-it hands on to when done, and the query that finds its unfinished rows. Dispatch
-(dispatch.py), progress (progress.py) and recovery (recovery.py) read this table; a new
-stage is one entry plus its service.
+it hands on to when done, and the query that finds its unfinished rows. Progress
+(scan_progress below) and recovery (recovery.py) read this table; a new stage is one
+entry plus its service.
 
     stage    queue    row           service                         hands on to
     expand   scan     ScanJob       scans.scan_expand               scan
@@ -15,63 +15,41 @@ stage is one entry plus its service.
     corpus   verify   -             corpus.corpus_sync              - (passages into PostgreSQL, then
                                                                    this worker's replica synced)
     import   default  CorpusImport  corpus.import_run               -
+
+What each stage hands on to is below the table too (the hand-ons). State lives in
+PostgreSQL, not in the queue: a hand-on picks the rows that are ready (locking them with
+SKIP LOCKED so that two workers never take the same row), marks them queued and enqueues
+a job per row after commit. Every job is idempotent and the rows say what is unfinished,
+so lost or abandoned jobs can be put back at any time (recovery.py). Services never
+import this module: they report what they did (sideapp.events) and receivers.py asks for
+the work that follows.
 """
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Iterable
 
-from django.db.models import Model, Q, QuerySet
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 from rq import get_current_job
 
+from sideapp.annotation.items import items_for_scan
 from sideapp.claims import suggestions, verification
 from sideapp.claims.models import Claim
 from sideapp.corpus import imports
 from sideapp.corpus.models import CorpusImport
 from sideapp.corpus.services import corpus_sync
-from sideapp.pipeline import flow, progress
+from sideapp.pipeline import progress
+from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute
 from sideapp.pipeline.names import Queue, StageName
 from sideapp.scans import services as scans
-from sideapp.scans.models import ScanItem, ScanJob
+from sideapp.scans.models import Revision, ScanItem, ScanJob
+from sideapp.scans.selectors import job_claims
 from sideapp.sources import services as sources
 from sideapp.sources.models import Source
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: StageName
-    queue: Queue
-    job: Callable[..., str]  # the RQ job function: takes the row's primary key
-    run: Callable[[Any], object]  # the service that does the work on the loaded row
-    load: Callable[[int], Model | None] | None = None  # None: a job without a row
-    then: Callable[[Any], None] | None = None  # what it hands on to
-    unfinished: Callable[[], QuerySet] | None = None  # rows that should have a job
-    since: str = ""  # the unfinished row's field saying when it was handed on
-    reset: Callable[[list[int]], None] | None = None  # rows of dead jobs, back to queued
-    on_error: Callable[[Any, Exception], None] | None = None  # None: RQ sees the error
-    retry: Callable[[], Any] | None = None  # RQ Retry for the job, if any
-    progress: Callable[[ScanJob], dict] | None = None  # its share of a scan job
-
-
-def execute(stage: Stage, *args) -> str:
-    """Run one job of `stage`: load the row, do the work, hand on. A row that is gone
-    (deleted while queued) or already taken by another job ends the job quietly."""
-    row = stage.load(*args) if stage.load else None
-    if stage.load and row is None:
-        return "gone or taken"
-    try:
-        outcome = stage.run(row)
-    except Exception as exc:
-        if stage.on_error is None:
-            raise
-        stage.on_error(row, exc)
-        outcome = "failed"
-    if stage.then:
-        stage.then(row)
-    return str(outcome)
 
 
 # --- job functions: what RQ runs ---------------------------------------------------
@@ -144,33 +122,146 @@ def _claim_failed(claim: Claim, exc: Exception, what: str, **state) -> None:
     claim.refresh_from_db()
 
 
+# --- hand-ons: what each stage hands on to once its work on a row is done ----------
+#
+# scan request -> expand (category / recent changes) -> scan (one job per article)
+# scan -> fetch (each cited source not fresh) + verify (claims whose sources are all in)
+# fetch -> corpus (the text joins the retrieval index) + verify (claims waiting on it)
+# verify -> suggest (flagged claims, once every source of their scan is in the corpus)
+# suggest -> the scan job's final status
+
+def scan_requested(job: ScanJob) -> None:
+    """A new scan: one job per title, or one job that lists the articles first."""
+    if job.kind == ScanJob.Kind.TITLES:
+        enqueue_many(SCAN, job.items.values_list("pk", flat=True))
+    else:
+        enqueue(EXPAND, job.pk)
+
+
+def after_expand(job: ScanJob) -> None:
+    enqueue_many(SCAN, job.items.filter(
+        status=ScanItem.Status.QUEUED).values_list("pk", flat=True))
+
+
+def after_scan(item: ScanItem) -> None:
+    if item.revision_id and item.status != ScanItem.Status.FAILED:
+        revision_dispatch(revision=item.revision)
+    scan_job_refresh(job=item.job)
+
+
+def after_fetch(source: Source) -> None:
+    if source.status == Source.Status.OK:
+        enqueue(CORPUS)  # on the model worker, which holds the index open
+    claims_dispatch(claim_ids=Claim.objects.filter(
+        claim_citations__citation__source=source, verify_state=Claim.State.PENDING,
+    ).values_list("pk", flat=True))
+    for job in ScanJob.objects.filter(items__article__citations__source=source,
+                                      status__in=ScanJob.OPEN).distinct():
+        scan_job_refresh(job=job)
+
+
+def after_claim(claim: Claim) -> None:
+    """After a claim's verification or suggestion search: its open scan jobs move on.
+    A claim outside any (re-verified because its source changed) starts its suggestion
+    search at once."""
+    open_jobs = ScanJob.objects.filter(items__revision__revision_claims__claim=claim,
+                                       status__in=ScanJob.OPEN).distinct()
+    for job in open_jobs:
+        scan_job_refresh(job=job)
+    if not open_jobs:
+        suggestions_dispatch(claim_ids=[claim.pk])
+
+
+def revision_dispatch(*, revision: Revision) -> None:
+    """Queue the fetches and verifications a scanned revision needs.
+
+    Every source the article cites is fetched, also those behind citations that back
+    no claim (in a heading, an empty infobox field): each source ends with a status.
+    """
+    sources_dispatch(source_ids=Source.objects.filter(
+        citations__article_id=revision.article_id).values_list("pk", flat=True))
+    claims_dispatch(claim_ids=revision.revision_claims.filter(
+        claim__verify_state=Claim.State.PENDING).values_list("claim_id", flat=True))
+
+
+def sources_dispatch(*, source_ids: Iterable[int]) -> int:
+    """Queue a fetch for each source that is not fetched (or stale) and not queued."""
+    with transaction.atomic():
+        rows = list(Source.objects.select_for_update(skip_locked=True)
+                    .filter(pk__in=list(source_ids), queued_at=None))
+        due = [s.pk for s in rows if not s.is_fresh]
+        Source.objects.filter(pk__in=due).update(queued_at=timezone.now())
+        return enqueue_many(FETCH, due)
+
+
+def claims_dispatch(*, claim_ids: Iterable[int]) -> int:
+    """Queue verification for pending claims whose cited sources are all fetched."""
+    with transaction.atomic():
+        ready = (Claim.objects.select_for_update(skip_locked=True, of=("self",))
+                 .filter(pk__in=list(claim_ids), verify_state=Claim.State.PENDING)
+                 .exclude(claim_citations__citation__source__status=Source.Status.PENDING))
+        ids = list(ready.values_list("pk", flat=True))
+        Claim.objects.filter(pk__in=ids).update(verify_state=Claim.State.QUEUED, queued_at=timezone.now())
+        return enqueue_many(VERIFY, ids)
+
+
+def suggestions_dispatch(*, claim_ids: Iterable[int]) -> int:
+    """Queue the suggestion search of flagged claims that wait for it."""
+    with transaction.atomic():
+        ids = list(Claim.objects.select_for_update(skip_locked=True)
+                   .filter(pk__in=list(claim_ids), suggest_state=Claim.State.PENDING)
+                   .values_list("pk", flat=True))
+        Claim.objects.filter(pk__in=ids).update(suggest_state=Claim.State.QUEUED, queued_at=timezone.now())
+        return enqueue_many(SUGGEST, ids)
+
+
+def scan_job_refresh(*, job: ScanJob) -> ScanJob:
+    """Start suggestions once all the job's sources are in; give the job its final
+    status once every stage of every article has ended."""
+    counts = scan_progress(job=job)
+    scanned, fetched = counts[StageName.SCAN], counts[StageName.FETCH]
+    if scanned["done"] == scanned["total"] and fetched["done"] == fetched["total"]:
+        # Every source this scan found is fetched (so in the corpus): a suggestion search
+        # now sees them all, including pages cited by the job's other articles.
+        if suggestions_dispatch(claim_ids=job_claims(job).filter(
+                suggest_state=Claim.State.PENDING).values_list("pk", flat=True)):
+            return job
+    outcome = job.outcome(counts)
+    if outcome is not None:
+        # SIDE's study: claims whose top suggestion outscores the citation go to
+        # annotators; made before the job reads as finished, so its end means "items ready".
+        items_for_scan(claim_ids=job_claims(job).values_list("pk", flat=True))
+        job.finish(*outcome)
+    return job
+
+
 # --- the table ----------------------------------------------------------------------
 
 EXPAND = Stage(
     StageName.EXPAND, Queue.SCAN, expand_job,
     load=lambda pk: ScanJob.objects.filter(pk=pk).select_related("wiki").first(),
-    run=lambda job: len(scans.scan_expand(job=job)), then=flow.after_expand,
+    run=lambda job: len(scans.scan_expand(job=job)), then=after_expand,
     unfinished=lambda: ScanJob.objects.filter(
         ~Q(kind=ScanJob.Kind.TITLES), items=None, status__in=ScanJob.OPEN),
     since="created_at")
 SCAN = Stage(
     StageName.SCAN, Queue.SCAN, scan_job, load=_take_item,
-    run=lambda item: scans.scan_item_run(item=item).status, then=flow.after_scan,
+    run=lambda item: scans.scan_item_run(item=item).status, then=after_scan,
     unfinished=lambda: ScanItem.objects.filter(status__in=ScanItem.UNFINISHED),
     since="updated_at", reset=_requeue_items, progress=progress.scan_counts)
 FETCH = Stage(
     StageName.FETCH, Queue.FETCH, fetch_job, load=lambda pk: Source.objects.filter(pk=pk).first(),
-    run=_fetch, then=flow.after_fetch, retry=sources.fetch_retry,
+    run=_fetch, then=after_fetch, retry=sources.fetch_retry,
     unfinished=lambda: Source.objects.filter(status=Source.Status.PENDING).exclude(queued_at=None),
     since="queued_at", progress=progress.fetch_counts)
 VERIFY = Stage(
     StageName.VERIFY, Queue.VERIFY, verify_job, load=_claim,
-    run=lambda claim: verification.claim_verify(claim=claim).verdict, then=flow.after_claim,
+    run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_claim,
     on_error=_verify_failed, since="queued_at", progress=progress.verify_counts,
     unfinished=lambda: Claim.objects.filter(verify_state=Claim.State.QUEUED))
 SUGGEST = Stage(
     StageName.SUGGEST, Queue.VERIFY, suggest_job, load=_claim,
-    run=lambda claim: suggestions.claim_suggest(claim=claim).suggest_reason, then=flow.after_claim,
+    run=lambda claim: suggestions.claim_suggest(claim=claim).suggest_reason, then=after_claim,
     on_error=_suggest_failed, since="queued_at", progress=progress.suggest_counts,
     unfinished=lambda: Claim.objects.filter(suggest_state=Claim.State.QUEUED))
 # On a model worker, which holds a replica open; no row: it turns every stored document
@@ -186,3 +277,8 @@ IMPORT = Stage(
     since="created_at")
 
 STAGES: dict[StageName, Stage] = {s.name: s for s in (EXPAND, SCAN, FETCH, VERIFY, SUGGEST, CORPUS, IMPORT)}
+
+
+def scan_progress(*, job: ScanJob) -> dict[str, progress.Counts]:
+    """{stage name: {done, total, failed}} in pipeline order."""
+    return {stage.name: stage.progress(job) for stage in STAGES.values() if stage.progress}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from sideapp.pipeline.progress import job_sources, scan_progress
+from sideapp.claims.models import Claim
 from sideapp.scans.models import ScanItem, ScanJob
 from sideapp.sources.models import Source
 
@@ -20,9 +20,18 @@ def scan_items(job: ScanJob) -> QuerySet[ScanItem]:
     return job.items.select_related("article", "revision")
 
 
-def scan_status(job: ScanJob) -> dict:
-    """Everything the scan page shows, read at once."""
-    return {"job": job, "items": scan_items(job), "progress": scan_progress(job=job),
+def job_claims(job: ScanJob) -> QuerySet[Claim]:
+    return Claim.objects.filter(revision_claims__revision__scanitem__job=job).distinct()
+
+
+def job_sources(job: ScanJob) -> QuerySet[Source]:
+    return Source.objects.filter(citations__article__scanitem__job=job).distinct()
+
+
+def scan_status(job: ScanJob, *, progress: dict) -> dict:
+    """Everything the scan page shows, read at once (`progress`: the pipeline's
+    done / total per stage)."""
+    return {"job": job, "items": scan_items(job), "progress": progress,
             "running": job.is_open, "rerunnable": job.status in ScanJob.RERUNNABLE,
             "failed_sources": failed_sources(job)}
 

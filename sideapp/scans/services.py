@@ -8,12 +8,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from sideapp import events
 from sideapp.claims.models import Claim
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
-from sideapp.pipeline import flow
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.scans.revisions import revision_store
+from sideapp.scans.selectors import job_claims, job_sources
 from sideapp.scans.wikiapi import PageData, WikiClient, WikiError
 from sideapp.scans.wikis import client_for
 from sideapp.sources.models import Source
@@ -28,7 +29,8 @@ class ScanRefused(Exception):
 
 def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
                  category: str = "", limit: int = 50, user=None, enqueue: bool = True) -> ScanJob:
-    """Record a scan job and queue its work once the transaction commits."""
+    """Record a scan job and report it (sideapp.events.scan_requested: the pipeline
+    queues its work once the transaction commits); `enqueue=False` only records it."""
     clean = list(dict.fromkeys(t.strip() for t in titles or [] if t.strip()))
     if kind == ScanJob.Kind.TITLES and not clean:
         raise ValueError("a scan of titles needs at least one title")
@@ -41,7 +43,7 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
         )
         ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in clean])
         if enqueue:
-            flow.scan_requested(job)
+            events.scan_requested.send(sender=ScanJob, job=job)
     return job
 
 
@@ -86,8 +88,6 @@ def scan_rerun(*, job: ScanJob, user=None) -> ScanJob:
 
 
 def _titles_to_retry(job: ScanJob) -> list[str]:
-    from sideapp.pipeline.progress import job_claims, job_sources
-
     with transaction.atomic():
         unreadable = Source.objects.filter(pk__in=job_sources(job).exclude(
             status__in=[Source.Status.OK, Source.Status.PENDING]).values("pk"))
