@@ -16,6 +16,7 @@ urlpatterns = [
     path("scans/<int:pk>/", scans.scan_detail, name="scan_detail"),
     path("scans/<int:pk>/cancel/", scans.scan_cancel_view, name="scan_cancel"),
     path("scans/<int:pk>/rerun/", scans.scan_rerun_view, name="scan_rerun"),
+    path("wikis/", scans.wiki_list, name="wiki_list"),
     path("claims/", claims.claim_list, name="claim_list"),
     path("claims/<int:pk>/", claims.claim_detail, name="claim_detail"),
     path("claims/<int:pk>/dismiss/", claims.claim_dismiss, name="claim_dismiss"),

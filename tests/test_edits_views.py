@@ -74,6 +74,8 @@ class EditPagesTests(TestCase):
         response = self.as_user("editor", enforce_csrf_checks=True).post(url, {"mode": "add", "confirm": "1"})
         self.assertEqual(response.status_code, 403)
 
+    @override_settings(SIDE_WIKI_API_URL="http://127.0.0.1:9/api.php", SIDE_WIKI_USERNAME="Bot@side",
+                       SIDE_WIKI_PASSWORD="x")
     def test_the_preview_shows_the_diff_escaped_with_a_confirm_form(self):
         url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
         response = self.as_user("editor").get(url, {"mode": "replace"})
@@ -103,11 +105,19 @@ class EditPagesTests(TestCase):
         self.assertNotContains(response, "Traceback", status_code=502)
         self.assertFalse(AuditEntry.objects.exists())
 
-    def test_without_a_wiki_account_the_save_says_what_to_configure(self):
+    def test_without_a_wiki_account_the_preview_and_the_save_say_what_to_configure(self):
         url = reverse("claim_tag", args=[self.claim.pk])
         with override_settings(SIDE_WIKI_API_URL=self.article.wiki.api_url, SIDE_WIKI_USERNAME=""):
+            preview = self.as_user("editor").get(url)
             response = self.as_user("editor").post(url, {"confirm": "1"})
-        self.assertContains(response, "SIDE_WIKI_USERNAME", status_code=502)
+        self.assertContains(preview, "Saving is off")
+        self.assertNotContains(preview, 'name="confirm"')
+        self.assertContains(response, "SIDE_WIKI_USERNAME", status_code=409)
+        self.assertFalse(AuditEntry.objects.exists())
+
+    def test_another_wiki_than_the_configured_one_says_saving_is_off_before_anything_is_pressed(self):
+        page = self.as_user("editor").get(reverse("claim_detail", args=[self.claim.pk]))
+        self.assertContains(page, "Saving is off for")
 
     def test_the_report_is_plain_wiki_markup_when_asked(self):
         url = reverse("article_report", args=[self.article.pk])

@@ -14,6 +14,7 @@ ALLOWED = {
     "home": {ADMIN, EDITOR, ANNOTATOR, "nobody"},
     "scan_list": {ADMIN}, "scan_detail": {ADMIN}, "scan_cancel": {ADMIN}, "scan_rerun": {ADMIN},
     "corpus": {ADMIN}, "corpus_import": {ADMIN}, "corpus_update": {ADMIN}, "people": {ADMIN},
+    "wiki_list": {ADMIN},
     "claim_list": {ADMIN, EDITOR}, "claim_detail": {ADMIN, EDITOR}, "claim_dismiss": {ADMIN, EDITOR},
     "claim_verified": {ADMIN, EDITOR}, "claim_review_undo": {ADMIN, EDITOR},
     "suggestion_apply": {ADMIN, EDITOR}, "claim_tag": {ADMIN, EDITOR}, "article_report": {ADMIN, EDITOR},

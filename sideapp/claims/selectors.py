@@ -22,7 +22,8 @@ SHOWS = {
 SORTS = {"score": "weakest support first", "article": "article", "newest": "newest scan"}
 PAGE_SIZE = 50
 # What a row of the list shows; the rest (context, evidence, parts) stays in the table.
-LIST_FIELDS = ("text", "section", "needs_citation", "verdict", "score", "verify_reason", "article__title")
+LIST_FIELDS = ("text", "section", "needs_citation", "verdict", "score", "verify_reason", "article__title",
+               "article__wiki__name", "article__wiki__api_url")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def claim_rows(*, pks: list[int], user) -> list[Claim]:
     everyone's reviews. Read by the page's ids (a second query): PostgreSQL evaluates a
     row's review subqueries for every row that an OFFSET skips, so page 40 would count
     the reviews of 2,000 claims to show 50."""
-    rows = _with_reviews(Claim.objects.filter(pk__in=pks), user).select_related("article").only(*LIST_FIELDS)
+    rows = _with_reviews(Claim.objects.filter(pk__in=pks), user).select_related("article__wiki").only(*LIST_FIELDS)
     by_pk = {claim.pk: claim for claim in rows}
     return [by_pk[pk] for pk in pks if pk in by_pk]
 

@@ -11,6 +11,7 @@ from sideapp.claims.forms import ClaimFilterForm, DismissForm
 from sideapp.claims.models import ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_clear, claim_review_save
 from sideapp.claims.wording import claim_page
+from sideapp.scans.selectors import several_wikis
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.paging import capped_page
 from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
@@ -31,7 +32,7 @@ def claim_list(request):
         elsewhere = browse.claim_list(filters=replace(filters, show="all"), user=request.user).count()
         query["show"] = "all"
     context = {"page": page, "form": form, "filters": filters, "shows": browse.SHOWS,
-               "query": query.urlencode(), "elsewhere": elsewhere}
+               "query": query.urlencode(), "elsewhere": elsewhere, "several_wikis": several_wikis()}
     return render_page(request, "claims/list.html", "partials/claim_rows.html", context)
 
 

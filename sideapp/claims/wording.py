@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sideapp.claims.models import Claim, ClaimReview
 from sideapp.claims.selectors import evidence_parts
+from sideapp.scans.wikis import saving_off_reason
 from verifier_core.verification import Verdict
 
 _DEFAULT_REASONS = {
@@ -60,6 +61,7 @@ def claim_page(claim: Claim, user) -> dict:
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
         "suggestions": [_suggestion(s, claim, user) for s in claim.suggestions.all()],
         "is_current": claim.current,
+        "saving_off": saving_off_reason(wiki),
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
         "page_url": wiki.page_url(title, oldid=current.rev_id) if current else wiki.page_url(title),
         "flag_reviews": [r for r in reviews if r.suggestion_id is None],

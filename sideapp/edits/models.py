@@ -22,6 +22,7 @@ class AuditEntry(models.Model):
         TAKE_BACK = "take_back", "took back a judgement"
         DISMISS_SUGGESTION = "dismiss_suggestion", "dismissed a suggestion"
         INDEX_UPDATE = "index_update", "asked for a corpus index update"
+        WIKI_ADD = "wiki_add", "added a wiki"
 
     # Rows outlive users, claims and articles: the log is the record of what happened.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -13,6 +13,7 @@ from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.wikiapi import EditConflict, WikiError
+from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.shortcuts import found_or_404
 from verifier_core.wikitext.report import flagged_claims_table
@@ -45,7 +46,7 @@ def claim_tag(request, pk: int):
 
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
-               "action_label": _ACTION_LABELS[mode],
+               "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
                "apply_modes": [(m, _ACTION_LABELS[m]) for m in services.MODES]}
     try:
         proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
@@ -55,6 +56,8 @@ def _edit_flow(request, claim, mode, suggestion):
                    started=request.POST.get("started") or timezone.now().isoformat())
     if request.method != "POST" or request.POST.get("confirm") != "1":
         return render(request, "edits/preview.html", context)
+    if context["saving_off"]:
+        return _problem(request, context, context["saving_off"], status=409)
     try:
         saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
                                     started_at=_started(request.POST.get("started")))

@@ -27,3 +27,8 @@ class ScanRequestForm(forms.Form):
         if len(data["title_list"]) > 5000:
             self.add_error("titles", "At most 5000 titles per scan.")
         return data
+
+
+class WikiAddForm(forms.Form):
+    api_url = forms.URLField(max_length=500, assume_scheme="https", label="The wiki's api.php address",
+                             help_text="For example https://en.wikipedia.org/w/api.php")

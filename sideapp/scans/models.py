@@ -15,12 +15,25 @@ _FAILURES = ((StageName.VERIFY, "claims could not be verified"),
 
 
 class Wiki(models.Model):
+    """A wiki, known by what it says of itself (siteinfo's wikiid and sitename), not by
+    the address it was first reached at: `api_url` is where it answers now, and a wiki
+    reached at a new address keeps its row (sideapp.scans.wikis.wiki_for). A row whose
+    wiki never answered has no wikiid yet."""
+
     api_url = models.URLField(max_length=500, unique=True)
-    name = models.CharField(max_length=200, blank=True)
+    name = models.CharField(max_length=200, blank=True)  # siteinfo's sitename
+    wikiid = models.CharField(max_length=100, blank=True, db_index=True)  # $wgDBname: "enwiki"
+    server = models.CharField(max_length=300, blank=True)  # siteinfo's server
+    script_path = models.CharField(max_length=200, blank=True)  # siteinfo's scriptpath
+    identified_at = models.DateTimeField(null=True, blank=True)  # last siteinfo read
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return self.name or self.api_url
+
+    @property
+    def identity(self) -> tuple[str, str] | None:
+        return (self.wikiid, self.name) if self.wikiid else None
 
     def page_url(self, title: str, **params: str | int) -> str:
         """A link into the wiki's own pages (index.php sits beside api.php)."""

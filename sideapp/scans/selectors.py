@@ -1,10 +1,11 @@
 """Reads of scans: the admins' list and one scan with its articles and progress."""
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from sideapp.claims.models import Claim
-from sideapp.scans.models import ScanItem, ScanJob
+from sideapp.scans.models import ScanItem, ScanJob, Wiki
+from sideapp.scans.wikis import saving_off_reason, wiki_is_configured
 from sideapp.sources.models import Source
 
 
@@ -40,3 +41,19 @@ def failed_sources(job: ScanJob, limit: int = 200) -> list[Source]:
     """The sources of this scan's articles that could not be read, with why."""
     failed = job_sources(job).exclude(status__in=[Source.Status.OK, Source.Status.PENDING])
     return list(failed.order_by("url")[:limit])
+
+
+def wiki_rows() -> list[dict]:
+    """The admins' wikis page: each wiki with its articles, current claims and whether
+    edits can be saved on it from Side editor (and why not)."""
+    wikis = Wiki.objects.annotate(
+        article_count=Count("articles", distinct=True),
+        claim_count=Count("articles__claims", filter=Q(articles__claims__current=True), distinct=True),
+    ).order_by("name", "api_url")
+    return [{"wiki": w, "configured": wiki_is_configured(w), "saving_off": saving_off_reason(w)}
+            for w in wikis]
+
+
+def several_wikis() -> bool:
+    """Lists name each row's wiki only when there is more than one to tell apart."""
+    return Wiki.objects.count() > 1

@@ -6,9 +6,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sideapp.pipeline.stages import scan_progress
 from sideapp.scans import selectors
-from sideapp.scans.forms import ScanRequestForm
+from sideapp.scans.forms import ScanRequestForm, WikiAddForm
 from sideapp.scans.services import scan_cancel, scan_rerun, scan_start
-from sideapp.scans.wikis import wiki_for
+from sideapp.scans.wikiapi import WikiError
+from sideapp.scans.wikis import wiki_add, wiki_for
 from sideapp.web.shortcuts import found_or_404, render_page
 from sideapp.web.roles import ADMIN, role_required
 
@@ -57,3 +58,18 @@ def scan_rerun_view(request, pk: int):
         return redirect("scan_detail", pk=job.pk)
     messages.success(request, f"Scan {again.pk} queued to retry scan {job.pk}.")
     return redirect("scan_detail", pk=again.pk)
+
+
+@role_required(ADMIN)
+@require_http_methods(["GET", "POST"])
+def wiki_list(request):
+    form = WikiAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            wiki = wiki_add(api_url=form.cleaned_data["api_url"], user=request.user)
+        except WikiError as exc:
+            form.add_error("api_url", f"Side editor could not read this wiki: {exc}.")
+        else:
+            messages.success(request, f"{wiki} is known at {wiki.api_url}.")
+            return redirect("wiki_list")
+    return render(request, "scans/wikis.html", {"form": form, "rows": selectors.wiki_rows()})

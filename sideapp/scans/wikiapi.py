@@ -81,6 +81,20 @@ class PageData:
 
 
 @dataclass(frozen=True)
+class SiteInfo:
+    """What a wiki says of itself (meta=siteinfo): how it is known wherever it is reached."""
+
+    wikiid: str  # $wgDBname (with prefix): "enwiki"; the key of Edit Check and of gadgets
+    sitename: str
+    server: str  # "https://en.wikipedia.org", or protocol-relative "//..."
+    script_path: str  # "/w"; "" when index.php sits at the root
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        return self.wikiid, self.sitename
+
+
+@dataclass(frozen=True)
 class SavedEdit:
     title: str
     old_rev_id: int
@@ -208,6 +222,12 @@ class WikiClient:
             raise WikiUnavailable(f"the wiki refused {action}: {exc.code}: {exc.info}") from exc
 
     # -- reads -----------------------------------------------------------------------
+    def siteinfo(self) -> SiteInfo:
+        """The wiki's own name for itself; mwclient reads siteinfo when it connects."""
+        general = self.site.site
+        return SiteInfo(wikiid=str(general.get("wikiid", "")), sitename=str(general.get("sitename", "")),
+                        server=str(general.get("server", "")), script_path=str(general.get("scriptpath", "")))
+
     def page(self, title: str) -> PageData:
         """Latest revision of `title`, following redirects, in one API request.
 

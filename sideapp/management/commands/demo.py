@@ -22,6 +22,7 @@ from harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
 from harness.mediawiki import MediaWikiServer
 from harness.mw_support import die_with_parent
 from harness.webserver import SourceServer
+from sideapp.scans.wikis import wiki_for
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
 # exactly that address through and nothing else on this machine.
@@ -62,6 +63,9 @@ class Command(BaseCommand):
         call_command("create_demo_users", stdout=self.stdout)
         sources_url = sources.start()
         api_url = wiki.start()
+        # The demo's wiki is one row across runs and ports: known by its siteinfo, the row
+        # of an earlier run takes this run's address (and its claims are not listed twice).
+        wiki_for(api_url=api_url)
         load_demo_pages(wiki, sources_url)
         self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
         env = self._child_env(api_url) | self._bot_account(wiki)
