@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from sideapp.annotation.models import Item, Kind, Preference, Vote
+from sideapp.annotation.models import Evidence, Item, Kind, Preference, Vote
 from sideapp.annotation.statistics import majority
 from sideapp.sources.models import SourceDocument
+from verifier_core.verification import Verdict
 
-GOLD_VERDICT = {"enough": "supported", "partial": "partially_supported", "none": "not_supported"}
+# People's evidence labels as verdicts.
+GOLD_VERDICT = {Evidence.ENOUGH: Verdict.SUPPORTED, Evidence.PARTIAL: Verdict.PARTIALLY_SUPPORTED,
+                Evidence.NONE: Verdict.NOT_SUPPORTED}
 
 
 def verify_jsonl_rows() -> Iterator[dict]:

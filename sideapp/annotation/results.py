@@ -15,13 +15,14 @@ from django.contrib.auth import get_user_model
 
 from sideapp.annotation import statistics as st
 from sideapp.annotation.models import Evidence, Item, Kind, Preference, Vote
+from verifier_core.verification import Verdict
 
 EDGES = [0.2, 0.4, 0.6, 0.8]  # score buckets [0, .2), [.2, .4), ... [.8, 1]
 PREFERENCES = [Preference.SUGGESTED, Preference.WIKI, Preference.EQUAL, Preference.NEITHER, Preference.SKIP]
 SUGGESTED, WIKI, EQUAL, NEITHER, SKIP = range(5)
 LABELS = [Evidence.ENOUGH, Evidence.PARTIAL, Evidence.NONE]
 KINDS = [Kind.PAIR, Kind.PASSAGE, Kind.GOLD]
-VERDICTS = ["supported", "partially_supported", "not_supported", "source_unavailable"]
+VERDICTS = list(Verdict)
 SAME_SIDE_MIN, SAME_SIDE_SHARE = 10, 0.9
 
 
@@ -143,7 +144,7 @@ def calibration(t: Table, answers: np.ndarray, pairs: np.ndarray) -> dict:
             if verdict in cells:
                 cells[verdict][top[n]] += 1
     rows = [{"verdict": v, "cells": c, "total": sum(c)} for v, c in cells.items() if sum(c)]
-    flagged = cells["not_supported"]
+    flagged = cells[Verdict.NOT_SUPPORTED]
     return {"labels": [lab.value for lab in LABELS], "rows": rows,
             "not_supported_right": st.Share(flagged[2], sum(flagged))}
 

@@ -10,17 +10,10 @@ from sideapp.claims.selectors import evidence_parts
 from sideapp.scans.wikis import saving_off_reason
 from verifier_core.verification import Verdict
 
-_DEFAULT_REASONS = {
-    Verdict.SUPPORTED: "a passage of the source states it",
-    Verdict.PARTIALLY_SUPPORTED: "the source backs part of it, not all",
-    Verdict.NOT_SUPPORTED: "no passage of the source states it",
-    Verdict.SOURCE_UNAVAILABLE: "the source could not be read",
-}
-
-
 def verdict_reason(verdict: str, reason: str = "") -> str:
     """The one-line reason shown under a verdict: the verifier's own when it gave one."""
-    return reason.strip() or _DEFAULT_REASONS.get(verdict, "")
+    known = Verdict.of(verdict)
+    return reason.strip() or (known.default_reason if known else "")
 
 
 def verdict_words(claim: Claim) -> str:

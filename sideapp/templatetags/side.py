@@ -11,10 +11,7 @@ register = template.Library()
 
 @register.filter
 def verdict_label(value: str) -> str:
-    try:
-        return Verdict(value).label
-    except ValueError:
-        return str(value).replace("_", " ")
+    return Verdict.words(value)
 
 
 @register.filter

@@ -6,7 +6,8 @@ from enum import StrEnum
 
 
 class Verdict(StrEnum):
-    """The four verdicts (SemanticCite's), the one vocabulary of the library and the app.
+    """The four verdicts (SemanticCite's), the one vocabulary of the library and the app,
+    with their words: the only place that spells them out.
 
     A StrEnum: members compare equal to their values and serialise as them, so stored
     rows and JSON lines keep the plain strings of the verify_jsonl contract."""
@@ -20,6 +21,30 @@ class Verdict(StrEnum):
     def label(self) -> str:
         """The verdict in words, as editors read it."""
         return self.value.replace("_", " ")
+
+    @property
+    def default_reason(self) -> str:
+        """The one-line reason shown under the verdict when the verifier gave none."""
+        return _DEFAULT_REASONS[self]
+
+    @classmethod
+    def of(cls, value: str) -> "Verdict | None":
+        """The verdict a stored value names, or None (an empty or unknown value)."""
+        return cls._value2member_map_.get(value)
+
+    @classmethod
+    def words(cls, value: str) -> str:
+        """Any stored verdict value in words (an unknown one as it is, never a raw code)."""
+        verdict = cls.of(value)
+        return verdict.label if verdict else str(value).replace("_", " ")
+
+
+_DEFAULT_REASONS = {
+    Verdict.SUPPORTED: "a passage of the source states it",
+    Verdict.PARTIALLY_SUPPORTED: "the source backs part of it, not all",
+    Verdict.NOT_SUPPORTED: "no passage of the source states it",
+    Verdict.SOURCE_UNAVAILABLE: "the source could not be read",
+}
 
 
 SUPPORTED = Verdict.SUPPORTED
