@@ -15,7 +15,7 @@ the one its structure makes:
   the subject before it.
 
 A statement needs MIN_CONTENT_WORDS content words (words that are not stop words, not
-figures), and the claim's own part at least MIN_OWN words or figures; where no such
+figures), and the claim's own part a word and at least MIN_OWN words or figures; where no such
 statement can be built the claim is "not checkable on its own".
 """
 from __future__ import annotations
@@ -147,13 +147,10 @@ def _joined(lead: str, body: str) -> str:
 def _built(text: str, own: str, kind: str) -> Statement:
     """Checkable when the statement has enough content words and the claim's own part
     (its sentence, item, cells or field) says something by itself: MIN_OWN content
-    words or figures. A subject and a section title around "Today" or "Reprinted in"
-    make three words, not a statement."""
-    return Statement(text, _substance(own) >= MIN_OWN and stands_alone(text), kind)
-
-
-def _substance(text: str) -> int:
-    return content_words(text) + len(_FIGURE.findall(text))
+    words or figures, one of them a word. A subject and a section title around "Today",
+    "Reprinted in" or "2011; 2011" make three words, not a statement."""
+    words = content_words(own)
+    return Statement(text, words >= 1 and words + len(_FIGURE.findall(own)) >= MIN_OWN and stands_alone(text), kind)
 
 
 def list_leads(paragraphs: list[RawParagraph], subject: str, heading: str) -> None:
