@@ -186,7 +186,7 @@ def _is_year(match: re.Match, low: float, high: float) -> bool:
 
 
 def _half_digit(match: re.Match) -> float:
-    """Half the last written digit: "1.2" holds 1.15-1.25; "1,500" holds 1,450-1,550."""
+    """Half the last written digit: "1.2" holds 1.15-1.25; "31" 30.5-31.5; "1,500" 1,450-1,550."""
     if match.group(5):
         return 0.0
     decimals, digits = match.group(2), match.group(1).replace(",", "")
@@ -195,7 +195,7 @@ def _half_digit(match: re.Match) -> float:
     else:
         zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
         step = 10 ** min(zeros, 2) if len(digits) > 2 else 1
-    return step / 2 * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0) if step > 1 or decimals else 0.0
+    return step / 2 * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0)
 
 
 def _noun_after(piece: str, end: int) -> tuple[str, frozenset[str]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from verifier_core.verification.figures import Quantity, quantities
 from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.parts import split_claim
 
 __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
 
@@ -67,14 +68,15 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
       fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
     own = quantities(claim)
-    claim_terms = frozenset().union(*(q.sentence for q in own)) if own else frozenset()
-    top = max((len(claim_terms & s.sentence) for s in found), default=0)
+    parts = [(p.start, p.end, frozenset(t for _, _, t in term_spans(p.text))) for p in split_claim(claim)]
     out = []
     for q in own:
         same = [s for s in found if comparable(q, s)]
         agree = _year_agreement(q, found, max((len(q.context & s.context) for s in same if agrees(q, s)), default=None))
-        if agree is None:
-            same = [s for s in same if len(claim_terms & s.sentence) == top]
+        if agree is None:  # only the source's sentence stating the claim's part that holds q
+            part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
+            top = max((_states(part, s) for s in found), default=0)
+            same = [s for s in same if _states(part, s) == top]
         # A source figure that another figure of the claim gives is that figure's, not a rival.
         rivals = [s for s in same if not agrees(q, s) and not s.page_date
                   and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
@@ -87,6 +89,12 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
         if agree is None or len(q.context & best.context) >= agree + PRESENT_MARGIN:
             out.append(Mismatch(q, best.value, best.text, _thing(q, claim, shared)))
     return out
+
+
+def _states(part: frozenset[str], s: Quantity) -> int:
+    """How much of a claim part a source figure's sentence states, with the sentence
+    before it ("The line closed in 1965. It reopened in 1996": "it" is the line)."""
+    return len(part & (s.sentence | s.nearby))
 
 
 def _year_agreement(q: Quantity, found: list[Quantity], agree: int | None) -> int | None:
@@ -127,8 +135,13 @@ def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
 
 
 def _anchor(q: Quantity, claim: str, shared: frozenset[str]) -> str:
-    """Up to three of the claim's words tied to the figure (shared with the source's
-    wording), the nearest first, shown in the claim's order."""
+    """The claim's words tied to the figure (shared with the source's wording): up to
+    three, those before it first, nearest first; shown as the claim writes them."""
     spans = [(a, b) for a, b, term in term_spans(claim) if term in shared and not claim[a:b].isdigit()]
-    nearest = sorted(spans, key=lambda s: min(abs(s[0] - q.end), abs(q.start - s[1])))[:3]
-    return " ".join(claim[a:b] for a, b in sorted(nearest))
+    nearest = sorted(spans, key=lambda s: (s[0] > q.start, min(abs(s[0] - q.end), abs(q.start - s[1]))))[:3]
+    if not nearest:
+        return ""
+    first, last = min(nearest), max(nearest)
+    stretch = claim[first[0]:last[1]]
+    return stretch if len(stretch.split()) <= 6 and q.start not in range(first[0], last[1]) else (
+        " ".join(claim[a:b] for a, b in sorted(nearest)))
