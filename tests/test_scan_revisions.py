@@ -135,3 +135,31 @@ class ReviewsAcrossRevisionsTests(RevisionStoreTests):
         self.store(2, [("The tower is 35 m tall.", [0]), ("It was lit in 1870.", [1])])
         judged = current_claims().filter(reviews__user=editor)
         self.assertEqual([c.text for c in judged], ["It was lit in 1870."])
+
+
+class CheckedStatementStoreTests(TestCase):
+    def setUp(self):
+        wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
+        self.article = Article.objects.create(wiki=wiki, title="Lighthouse")
+        self.citations = [cite(0, "https://example.org/a")]
+
+    def store(self, rev_id: int, **statement) -> Claim:
+        claim = wt.Claim(text="Ada Quill", context="", section=["Keepers"], citation_indices=[0], **statement)
+        extracted = wt.Extraction(title="Lighthouse", sections=[], citations=self.citations, plain_text="",
+                                  claims=[claim])
+        revision_store(article=self.article, page=page(rev_id), extraction=extracted)
+        return Claim.objects.get()
+
+    def test_it_stores_the_statement_and_whether_it_is_checkable(self):
+        claim = self.store(1, checked="Keepers of the light have included: Ada Quill")
+        self.assertEqual((claim.statement, claim.checkable), ("Keepers of the light have included: Ada Quill", True))
+        Claim.objects.update(verify_state=Claim.State.DONE, verdict="supported")
+        again = self.store(2, checked="Keepers of the light have included: Ada Quill")
+        self.assertEqual((again.pk, again.verify_state, again.verdict), (claim.pk, Claim.State.DONE, "supported"))
+
+    def test_the_same_words_checked_as_another_statement_keep_their_row_and_are_verified_again(self):
+        claim = self.store(1)
+        Claim.objects.update(verify_state=Claim.State.DONE, verdict="supported")
+        restated = self.store(2, checked="", checkable=False)
+        self.assertEqual(restated.pk, claim.pk)
+        self.assertEqual((restated.checkable, restated.verify_state), (False, Claim.State.PENDING))

@@ -13,6 +13,7 @@ from pathlib import Path
 from django.test import SimpleTestCase
 
 from verifier_core.wikitext import FAILURE_WARNING, extract
+from verifier_core.wikitext.statements import MIN_CONTENT_WORDS, content_words
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wikitext"
 GARBAGE = ("{{", "}}", "[[", "|", "<ref", "==")
@@ -117,6 +118,19 @@ class SharedArticleTests(SimpleTestCase):
                 for junk in GARBAGE:
                     with self.subTest(article=name, claim=claim.text[:60], junk=junk):
                         self.assertNotIn(junk, claim.text)
+
+    def test_no_checked_statement_contains_markup(self):
+        for name, e in self.results.items():
+            for claim in e.claims:
+                for junk in GARBAGE + ("{|", "!!", "align=", "rowspan=", "class="):
+                    with self.subTest(article=name, claim=claim.statement[:60], junk=junk):
+                        self.assertNotIn(junk, claim.statement)
+
+    def test_every_claim_is_a_statement_or_marked_not_checkable(self):
+        for name, e in self.results.items():
+            for claim in e.claims:
+                with self.subTest(article=name, claim=claim.text[:60]):
+                    self.assertTrue(not claim.checkable or content_words(claim.statement) >= MIN_CONTENT_WORDS)
 
     def test_articles_with_refs_give_claims_with_valid_citations(self):
         for name, e in self.results.items():

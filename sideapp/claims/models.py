@@ -80,6 +80,11 @@ class Claim(models.Model):
     section = models.JSONField(default=list, blank=True)
     section_number = models.PositiveIntegerField(default=0)  # for the wiki's action=edit&section=N
     sentence_rest = models.TextField(blank=True)  # the rest of its sentence when the claim is a clause
+    # The statement verified when the cited words are not one on their own (a list item, a
+    # table cell, an infobox value, a clause): blank when it is `text` itself. A claim from
+    # which no statement can be built is not checkable: no verdict, suggestion or action.
+    checked = models.TextField(blank=True)
+    checkable = models.BooleanField(default=True)
     needs_citation = models.BooleanField(default=False)
     tags = models.JSONField(default=list, blank=True)
     citations = models.ManyToManyField(Citation, through="ClaimCitation", related_name="claims")
@@ -137,13 +142,22 @@ class Claim(models.Model):
     def section_path(self) -> str:
         return " > ".join(self.section)
 
+    @property
+    def statement(self) -> str:
+        """What the verifier checks: the built statement, or the claim's own words."""
+        return self.checked or self.text
+
     @staticmethod
-    def flag_rule(*, verdict: str, confidence: str, needs_citation: bool) -> tuple[bool, bool]:
+    def flag_rule(*, verdict: str, confidence: str, needs_citation: bool,
+                  checkable: bool = True) -> tuple[bool, bool]:
         """(flagged, needs a look). The default flagged list holds only what is worth an
         editor's time: claims that need a source, sources that could not be read, claims
         never judged, and high-confidence `not_supported` verdicts (their cross-validated
         precision is the verdict head's target, 0.8). Partial support and low-confidence
-        verdicts are "needs a look"; high-confidence `supported` claims stay quiet."""
+        verdicts are "needs a look"; high-confidence `supported` claims stay quiet. A claim
+        that is not checkable on its own is neither: there is nothing to act on."""
+        if not checkable:
+            return False, False
         if needs_citation or not verdict or verdict == Verdict.SOURCE_UNAVAILABLE:
             return True, False
         if verdict == Verdict.NOT_SUPPORTED and confidence == HIGH:

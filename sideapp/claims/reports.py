@@ -37,9 +37,13 @@ def revision_claims(revision: Revision) -> list[dict]:
 
 
 def _claim_dict(claim: Claim) -> dict:
+    # "checked" only where the statement verified differs from the cited words.
+    checked = {"checked": claim.checked} if claim.checked else {}
     return {
         "id": claim.pk,
         "text": claim.text,
+        **checked,
+        "checkable": claim.checkable,
         "context": claim.context,
         "section": claim.section_path,
         "needs_citation": claim.needs_citation,

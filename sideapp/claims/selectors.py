@@ -16,14 +16,15 @@ SHOWS = {
     "needs_look": "Needs a look",
     "needs_source": "Needs a source",
     "unavailable": "Source unavailable",
+    "uncheckable": "Not checkable on its own",
     "reviewed": "Dismissed or verified by me",
     "all": "All checked",
 }
 SORTS = {"score": "weakest support first", "article": "article", "newest": "newest scan"}
 PAGE_SIZE = 50
 # What a row of the list shows; the rest (context, evidence, parts) stays in the table.
-LIST_FIELDS = ("text", "section", "needs_citation", "verdict", "score", "verify_reason", "article__title",
-               "article__wiki__name", "article__wiki__api_url")
+LIST_FIELDS = ("text", "section", "needs_citation", "checkable", "verdict", "score", "verify_reason",
+               "article__title", "article__wiki__name", "article__wiki__api_url")
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ def _shown(claims: QuerySet[Claim], show: str, user) -> QuerySet[Claim]:
         return claims.filter(needs_citation=True)
     if show == "unavailable":
         return claims.filter(verdict=Verdict.SOURCE_UNAVAILABLE)
+    if show == "uncheckable":
+        return claims.filter(checkable=False)
     if show == "needs_look":
         return claims.filter(needs_look=True)
     return claims.filter(flagged=True)

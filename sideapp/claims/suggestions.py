@@ -36,7 +36,7 @@ def _candidates(claim: Claim) -> list[tuple[Source, SourceDocument]]:
     cited_norm = {normalise_url(u) for u in cited}
     try:
         hits = corpus_engine().search(
-            claim.text, title=claim.article.title, section=" ".join(claim.section),
+            claim.statement, title=claim.article.title, section=" ".join(claim.section),
             k=settings.SIDE_SUGGEST_CANDIDATES, exclude_urls=cited)
     except EmptyQueryError:
         return []
@@ -54,7 +54,10 @@ def is_better(candidate: SourceVerdict, current: float | None, *, current_verdic
 
 
 def claim_suggest(*, claim: Claim) -> Claim:
-    """Store the top suggestions for `claim` (replacing earlier ones) in one transaction."""
+    """Store the top suggestions for `claim` (replacing earlier ones) in one transaction.
+    A claim that is not checkable on its own gets none: no source can support it."""
+    if not claim.checkable:
+        return _stored(claim, [], "no suggestions: the claim is not checkable on its own")
     corpus_sync()
     anchors_sync()
     candidates = _candidates(claim)
@@ -71,6 +74,10 @@ def claim_suggest(*, claim: Claim) -> Claim:
     better = sum(r.beats_current for r in rows)
     reason = (f"{better} of {len(rows)} suggestions score above the current citation" if rows
               else "no candidate source in the corpus passed the retrieval floor")
+    return _stored(claim, rows, reason)
+
+
+def _stored(claim: Claim, rows: list[Suggestion], reason: str) -> Claim:
     with transaction.atomic():
         Suggestion.objects.filter(claim=claim).delete()
         Suggestion.objects.bulk_create(rows)

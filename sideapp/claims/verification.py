@@ -16,8 +16,13 @@ def verifier():
     return get_verifier(settings.SIDE_VERIFIER_DIR)
 
 
+NOT_CHECKABLE = ("not checkable on its own: its words make no statement a source could support "
+                 "(no sentence, item, cell or field of enough words around them)")
+
+
 def claim_input(claim: Claim) -> ClaimInput:
-    return ClaimInput(text=claim.text, context=claim.context, title=claim.article.title,
+    """The statement the claim is checked as (its own words when they stand alone)."""
+    return ClaimInput(text=claim.statement, context=claim.context, title=claim.article.title,
                       section=claim.section_path)
 
 
@@ -38,8 +43,12 @@ class _Judged:
 
 
 def claim_verify(*, claim: Claim) -> Claim:
-    """Score each citation and the claim on the union of their evidence; store all at once."""
+    """Score each citation and the claim on the union of their evidence; store all at once.
+    A claim that is not checkable on its own gets no verdict, only the reason in words."""
     links = list(claim.claim_citations.select_related("citation__source__document"))
+    if not claim.checkable:
+        _store(claim, links, {link.pk: _Judged("", None, None, NOT_CHECKABLE) for link in links}, None)
+        return claim
     judged, texts = {}, []
     for link in links:
         reason = link.citation.unavailable_reason
@@ -62,6 +71,8 @@ def _from_source(one: SourceVerdict) -> _Judged:
 
 
 def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
+    if not claim.checkable:
+        return _Judged("", None, None, NOT_CHECKABLE)
     if claim.needs_citation or not links:
         return _Judged("", None, None, "needs a source: the claim has no citation")
     if result is None:
@@ -75,7 +86,8 @@ def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
 def _store(claim: Claim, links, judged, result) -> None:
     outcome = _claim_outcome(claim, links, judged, result)
     flagged, needs_look = Claim.flag_rule(verdict=outcome.verdict, confidence=outcome.confidence,
-                                          needs_citation=claim.needs_citation or not links)
+                                          needs_citation=claim.needs_citation or not links,
+                                          checkable=claim.checkable)
     with transaction.atomic():
         for link in links:
             j = judged[link.pk]

@@ -18,6 +18,8 @@ def verdict_reason(verdict: str, reason: str = "") -> str:
 
 def verdict_words(claim: Claim) -> str:
     """What the page says the claim's state is."""
+    if not claim.checkable:
+        return "not checkable on its own"
     if claim.needs_citation:
         return "needs a source"
     if claim.verdict:

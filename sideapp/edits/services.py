@@ -60,6 +60,8 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
                  today: date | None = None) -> EditProposal:
     """The wikitext change of `mode` (add / replace / tag) on the scanned revision."""
     revision = claim.article.current_revision
+    if not claim.checkable:
+        raise EditUnavailable("This claim is not checkable on its own, so no change to the wiki is offered for it.")
     if revision is None or not claim.current:
         raise EditUnavailable("This claim is not in the article's current scanned revision; "
                               "open the claim from the current list.")

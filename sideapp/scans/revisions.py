@@ -103,15 +103,19 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
     article = revision.article
     fps = claim_fingerprints(extraction.claims, citation_fps)
     existing = {c.fingerprint: c for c in Claim.objects.filter(article=article, fingerprint__in=fps)}
-    kept, created = [], []
+    kept, created, restated = [], [], []
     for claim, fp in zip(extraction.claims, fps):
         row = existing.get(fp) or Claim(article=article, fingerprint=fp, first_revision=revision)
+        if row.pk and (row.checked, row.checkable) != (claim.checked, claim.checkable):
+            restated.append(row.pk)  # same words, another statement to check: verify again
         row.text, row.context, row.section = claim.text, claim.context, claim.section
         row.needs_citation, row.tags, row.last_revision = claim.needs_citation, claim.tags, revision
         row.section_number, row.sentence_rest = claim.section_number, claim.after
+        row.checked, row.checkable = claim.checked, claim.checkable
         (kept if row.pk else created).append(row)
     Claim.objects.bulk_update(kept, ["text", "context", "section", "section_number", "sentence_rest",
-                                    "needs_citation", "tags", "last_revision"])
+                                    "needs_citation", "tags", "last_revision", "checked", "checkable"])
+    Claim.objects.filter(pk__in=restated).update(verify_state=Claim.State.PENDING, suggest_state="")
     Claim.objects.bulk_create(created)
     rows = {r.fingerprint: r for r in kept + created}
     links = [

@@ -19,6 +19,8 @@ def claim_reason(claim) -> str:
     """The one-line reason under a claim's verdict in lists."""
     from sideapp.claims.wording import verdict_reason
 
+    if not claim.checkable:
+        return "its words alone make no statement a source could support"
     if claim.needs_citation:
         return "the claim has no citation"
     return verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else ""

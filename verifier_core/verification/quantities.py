@@ -1,43 +1,32 @@
-"""Numbers, years and quantities in a claim, and the source's own figure for the same thing.
+"""A claim's figures against the source's own figures for the same thing.
 
 A claim that says a railway reopened in 1994 when its source says 1996 reads, to every
-similarity model, as well supported: the words all match. Here each number of the claim
-is compared with the numbers the source gives in the most similar wording (the content
-words around it); when the source's best match gives another figure and not the claim's,
-that is a mismatch, reported in words ("the source gives 1996, not 1994").
+similarity model, as well supported: the words all match. Here each figure of the claim
+(figures.py says what it is) is compared only with the source's figures of the same kind
+about the same thing: a year with a year, a date with a date, a count with a count of the
+same noun, a quantity with a quantity of the same dimension (converted: 31 m holds
+102 ft), a bare number with one named by the same word. Figures the source derives are
+no contradiction: a range that holds the claimed value, a total of the source's counts,
+a year N years before an "Nth anniversary". When the source's figure for the same thing
+(in the most similar wording) is another one, the reason says so, naming the thing:
+"the source gives the year of “line reopened” as 1996, not 1994".
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from verifier_core.verification.figures import Quantity, quantities
 from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.parts import split_claim
 
-_NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-_NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70",
-                      "eighty": "80", "ninety": "90", "hundred": "100", "dozen": "12"})
-_QUANTITY = re.compile(r"\d+(?:[.,]\d+)*|\b(?:%s)\b" % "|".join(_NUMBER_WORDS), re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-WINDOW = 8  # content words either side that say what a number counts
+__all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
+
 MIN_OVERLAP = 2  # shared context words before two figures count as "the same thing"
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
-
-
-@dataclass(frozen=True)
-class Quantity:
-    value: str  # normalised: "1996", "2", "3.5"
-    text: str  # as written
-    start: int
-    end: int
-    kind: str  # "year" | "number"
-    context: frozenset[str]  # content terms around it (numbers excluded)
-    nearby: frozenset[str] = frozenset()  # the previous sentence's terms
+COMPARED = ("year", "date", "count", "quantity", "number", "ordinal")
+_ANNIVERSARY = "anniversari"  # the Snowball stem of "anniversary"
+_DIMENSION_WORDS = {"length": "length", "mass": "mass", "area": "area", "volume": "volume", "speed": "speed",
+                    "time": "duration", "percent": "share", "power": "power"}
 
 
 @dataclass(frozen=True)
@@ -45,63 +34,114 @@ class Mismatch:
     claim: Quantity
     source_value: str
     source_text: str
+    thing: str = ""  # what the two figures are of, in words: "the year of “line reopened”"
 
     @property
     def reason(self) -> str:
-        return f"the source gives {self.source_text}, not {self.claim.text}"
+        what = f"{self.thing} as " if self.thing else ""
+        return f"the source gives {what}{self.source_text}, not {self.claim.text}"
 
 
-def _normalise(text: str) -> str:
-    word = _NUMBER_WORDS.get(text.lower())
-    if word is not None:
-        return word
-    value = text.replace(",", "")
-    return value.rstrip("0").rstrip(".") if "." in value else value
+def comparable(claim: Quantity, source: Quantity) -> bool:
+    """Figures of one kind about one thing; a date also gives its year, for agreement."""
+    if claim.kind not in COMPARED or claim.kind != source.kind:
+        return False
+    if claim.kind in ("count", "quantity", "number", "ordinal"):
+        return bool(claim.key & source.key)
+    return True
 
 
-def _kind(value: str) -> str:
-    return "year" if value.isdigit() and len(value) == 4 and 1000 <= int(value) <= 2100 else "number"
-
-
-def quantities(text: str, offset: int = 0) -> list[Quantity]:
-    """Every number of `text` with the content words around it, sentence by sentence, and
-    the previous sentence's words: sources say "It reopened in 1996" after naming the line."""
-    out, pos, previous = [], 0, frozenset()
-    for piece in _SENTENCE.split(text):
-        start = text.find(piece, pos)
-        pos = start + len(piece)
-        spans = [s for s in term_spans(piece) if not _QUANTITY.fullmatch(piece[s[0]:s[1]])]
-        for match in _QUANTITY.finditer(piece):
-            before = [t for a, _, t in spans if a < match.start()][-WINDOW:]
-            after = [t for a, _, t in spans if a >= match.end()][:WINDOW]
-            value = _normalise(match.group(0))
-            out.append(Quantity(value, match.group(0), offset + start + match.start(), offset + start + match.end(),
-                                _kind(value), frozenset(before + after), previous))
-        previous = frozenset(t for _, _, t in spans)
-    return out
+def agrees(claim: Quantity, source: Quantity) -> bool:
+    if claim.kind == "date" and source.kind == "date":
+        return all(a == b for a, b in zip(claim.date, source.date) if a and b)
+    return claim.holds(source)
 
 
 def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None = None) -> list[Mismatch]:
-    """Claim figures the source contradicts: the source gives another figure in wording
-    shared with the claim (MIN_OVERLAP words), and either never gives the claim's own
-    figure, or gives it only in wording that shares PRESENT_MARGIN fewer words.
-
-    Measured on WiCE `dev` (bench_verification_quality.py): fires on 9% of supported
-    claims, 30% of partially and 28% of not supported ones, and catches 37% of planted
-    same-page swaps."""
+    """Claim figures the source contradicts: a figure of the same kind about the same thing
+    in wording shared with the claim (MIN_OVERLAP words), where the source does not derive
+    the claim's figure and either
+    - never gives it: then only the sentence that states the claim counts (the one
+      sharing most of its words, among sentences with figures), and it gives no figure
+      that agrees; a figure elsewhere on the page is about something else;
+    - or gives it only in wording much further from the claim's (PRESENT_MARGIN words
+      fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
+    own = quantities(claim)
+    parts = [(p.start, p.end, frozenset(t for _, _, t in term_spans(p.text))) for p in split_claim(claim)]
     out = []
-    for q in quantities(claim):
-        same_kind = [s for s in found if s.kind == q.kind]
-        rivals = [s for s in same_kind if s.value != q.value]
-        if not rivals:
+    for q in own:
+        same = [s for s in found if comparable(q, s)]
+        agree = _year_agreement(q, found, max((len(q.context & s.context) for s in same if agrees(q, s)), default=None))
+        if agree is None:  # only the source's sentence stating the claim's part that holds q
+            part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
+            top = max((_states(part, s) for s in found), default=0)
+            same = [s for s in same if _states(part, s) == top]
+        # A source figure that another figure of the claim gives is that figure's, not a rival.
+        rivals = [s for s in same if not agrees(q, s) and not s.page_date
+                  and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+        if not rivals or _derived(q, found):
             continue
         best = max(rivals, key=lambda s: (len(q.context & (s.context | s.nearby)), len(q.context & s.context)))
-        agree = max((len(q.context & s.context) for s in same_kind if s.value == q.value), default=None)
-        # The same thing: enough shared words, counting the sentence before the figure...
-        if len(q.context & (best.context | best.nearby)) < MIN_OVERLAP:
+        shared = q.context & (best.context | best.nearby)
+        if len(shared) < MIN_OVERLAP:
             continue
-        # ...and the source never gives the claim's figure, or only in other wording.
         if agree is None or len(q.context & best.context) >= agree + PRESENT_MARGIN:
-            out.append(Mismatch(q, best.value, best.text))
+            out.append(Mismatch(q, best.value, best.text, _thing(q, claim, shared)))
     return out
+
+
+def _states(part: frozenset[str], s: Quantity) -> int:
+    """How much of a claim part a source figure's sentence states, with the sentence
+    before it ("The line closed in 1965. It reopened in 1996": "it" is the line)."""
+    return len(part & (s.sentence | s.nearby))
+
+
+def _year_agreement(q: Quantity, found: list[Quantity], agree: int | None) -> int | None:
+    """A claimed year the source writes inside a date ("12 June 1996") is given there."""
+    if q.kind != "year":
+        return agree
+    in_dates = [len(q.context & s.context) for s in found if s.kind == "date" and s.date[0] == q.low]
+    return max([a for a in (agree, *in_dates) if a is not None], default=None)
+
+
+def _derived(q: Quantity, found: list[Quantity]) -> bool:
+    """The source derives the claimed figure: a total of its counts in one sentence, or a
+    year an "Nth anniversary" counts back to."""
+    if q.kind == "count":
+        by_sentence: dict[frozenset, list[Quantity]] = {}
+        for s in found:
+            if s.kind == "count":
+                by_sentence.setdefault(s.nearby, []).append(s)
+        return any(len(group) > 1 and abs(sum(s.low for s in group) - q.low) < 1e-9 for group in by_sentence.values())
+    if q.kind == "year":
+        years = [s.low for s in found if s.kind in ("year", "date")]
+        counts = [s.low for s in found if s.kind == "ordinal" and _ANNIVERSARY in s.key]
+        return any(abs(year - n - q.low) <= 1 for n in counts for year in years)
+    return False
+
+
+def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
+    """What the figures are of, in the claim's words."""
+    if q.kind == "count":
+        return f"the number of {q.thing}"
+    if q.kind == "ordinal" and q.thing:
+        return f"the {q.thing}"
+    anchor = _anchor(q, claim, shared)
+    label = {"year": "the year", "date": "the date"}.get(q.kind)
+    if label is None:
+        label = "the " + _DIMENSION_WORDS.get(q.thing, "figure") if q.kind == "quantity" else "the figure"
+    return f"{label} of “{anchor}”" if anchor else label
+
+
+def _anchor(q: Quantity, claim: str, shared: frozenset[str]) -> str:
+    """The claim's words tied to the figure (shared with the source's wording): up to
+    three, those before it first, nearest first; shown as the claim writes them."""
+    spans = [(a, b) for a, b, term in term_spans(claim) if term in shared and not claim[a:b].isdigit()]
+    nearest = sorted(spans, key=lambda s: (s[0] > q.start, min(abs(s[0] - q.end), abs(q.start - s[1]))))[:3]
+    if not nearest:
+        return ""
+    first, last = min(nearest), max(nearest)
+    stretch = claim[first[0]:last[1]]
+    return stretch if len(stretch.split()) <= 6 and q.start not in range(first[0], last[1]) else (
+        " ".join(claim[a:b] for a, b in sorted(nearest)))

@@ -28,18 +28,31 @@ _CLEANUPS = (
 @dataclass
 class Marker:
     offset: int
-    kind: str  # "cite" or "tag"
-    value: int | str  # citation index or canonical tag name
+    kind: str  # "cite", "tag" or "cell" (where a table cell starts)
+    value: int | str  # citation index, canonical tag name or the cell's column
+
+
+@dataclass
+class Shape:
+    """What a paragraph is when it is not running prose: the frame its claims are checked
+    in (statements.py). A list item's lead-in is filled in once its section is rendered."""
+
+    kind: str  # "item" | "term" (a `;term` line) | "row" (a table row) | "field" (infobox)
+    label: str = ""  # field: the parameter's label; item: its lead-in; row: the table's caption
+    headers: dict[int, str] = field(default_factory=dict)  # row: column -> column header
+    inherited: dict[int, str] = field(default_factory=dict)  # row: column -> cell spanning from above
 
 
 @dataclass
 class RawParagraph:
     text: str
     markers: list[Marker] = field(default_factory=list)
+    shape: Shape | None = None  # None: running prose
 
 
 class ParagraphBuilder:
-    def __init__(self) -> None:
+    def __init__(self, shape: Shape | None = None) -> None:
+        self.shape = shape
         self._parts: list[str] = []
         self._length = 0
         self._space = True  # the text ends with a space (or is empty)
@@ -48,7 +61,7 @@ class ParagraphBuilder:
 
     @property
     def empty(self) -> bool:
-        return self._length == 0 and not self.markers
+        return self._length == 0 and all(m.kind == "cell" for m in self.markers)
 
     @property
     def has_text(self) -> bool:
@@ -94,6 +107,10 @@ class ParagraphBuilder:
         self.markers.append(Marker(self._length, "tag", name))
         self._after_marker = True
 
+    def cell(self, column: int) -> None:
+        """A table cell of `column` starts here (after its separator)."""
+        self.markers.append(Marker(self._length, "cell", column))
+
     def _drop_trailing_space(self) -> None:
         last = self._parts[-1]
         self._parts[-1] = last[:-1]
@@ -113,7 +130,7 @@ class ParagraphBuilder:
         stripped = text.rstrip()
         for marker in markers:
             marker.offset = min(marker.offset, len(stripped))
-        return RawParagraph(stripped, markers)
+        return RawParagraph(stripped, markers, self.shape)
 
 
 def _substitute(pattern: re.Pattern, repl: str, text: str, markers: list[Marker]) -> str:

@@ -5,7 +5,10 @@ only the clause since the previous group when one sentence carries several group
 Markers with nothing but spaces or punctuation between them form one group
 (`<ref>a</ref><ref>b</ref>`, `<ref>a</ref>{{dead link}}`). A maintenance tag that
 follows a citation in its group flags that citation; every tag is also a tag of the
-claim. `{{citation needed}}` with no citation makes a claim that needs one.
+claim. `{{citation needed}}` with no citation makes a claim that needs one. Any other tag
+standing alone inside a sentence (`Today{{when?}}, the fleet...`) questions words of
+that sentence and does not cut it: it joins the next group of the same sentence.
+Each claim also carries the statement it is checked as (statements.py).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..text import Span, sentence_spans
 from .builder import Marker, RawParagraph
+from .statements import Place, statement
 from .types import Citation, Claim, Paragraph
 
 MAX_CONTEXT_CHARS = 2000
@@ -35,13 +39,15 @@ def paragraph_claims(
     section: list[str],
     paragraph_index: int,
     citations: list[Citation],
+    subject: str = "",
 ) -> tuple[Paragraph, list[Claim]]:
     text = raw.text
     spans = sentence_spans(text)
     starts = [span.start for span in spans]
+    cells = [m for m in raw.markers if m.kind == "cell"]
     claims: list[Claim] = []
     previous_end = 0
-    for group in _groups(raw.markers, text):
+    for group in _joined_tags(_groups(raw.markers, text), starts):
         claim = _claim(text, spans, starts, group, previous_end)
         previous_end = group.end
         if claim is None:
@@ -49,13 +55,23 @@ def paragraph_claims(
         claim.section = list(section)
         claim.paragraph_index = paragraph_index
         _attach_markers(claim, group, citations)
+        span = spans[claim.sentence_index]
+        place = Place(text, text[span.start : span.end].strip(), group.start, cells, subject,
+                      section[-1] if section else "")
+        _check_as(claim, statement(claim.text, raw.shape, place))
         claims.append(claim)
     return Paragraph([text[s.start : s.end] for s in spans]), claims
 
 
+def _check_as(claim: Claim, built) -> None:
+    claim.checked = "" if built.text == claim.text else built.text
+    claim.checkable = built.checkable
+    claim.kind = built.kind
+
+
 def _groups(markers: list[Marker], text: str) -> list[_Group]:
     groups: list[_Group] = []
-    for marker in sorted(markers, key=lambda m: m.offset):
+    for marker in sorted((m for m in markers if m.kind != "cell"), key=lambda m: m.offset):
         if groups and not _has_word(text[groups[-1].end : marker.offset]):
             groups[-1].end = max(groups[-1].end, marker.offset)
             groups[-1].markers.append(marker)
@@ -64,10 +80,30 @@ def _groups(markers: list[Marker], text: str) -> list[_Group]:
     return groups
 
 
+def _joined_tags(groups: list[_Group], starts: list[int]) -> list[_Group]:
+    """A group of tags only (no citation, no `citation needed`) followed by another group
+    in the same sentence hands its tags on to that group instead of ending a claim."""
+    out: list[_Group] = []
+    carried: list[Marker] = []
+    for group, following in zip(groups, [*groups[1:], None]):
+        group.markers[:0] = carried
+        carried = []
+        questions = all(m.kind == "tag" and m.value != "citation needed" for m in group.markers)
+        if questions and following is not None and _sentence(starts, following.start) == _sentence(starts, group.start):
+            carried = group.markers
+            continue
+        out.append(group)
+    return out
+
+
+def _sentence(starts: list[int], offset: int) -> int:
+    return bisect_left(starts, offset) - 1
+
+
 def _claim(
     text: str, spans: list[Span], starts: list[int], group: _Group, previous_end: int
 ) -> Claim | None:
-    sentence = bisect_left(starts, group.start) - 1  # last sentence starting before it
+    sentence = _sentence(starts, group.start)  # last sentence starting before it
     if sentence < 0:
         return None  # a citation with no text before it in its paragraph
     clause_start = max(spans[sentence].start, previous_end)

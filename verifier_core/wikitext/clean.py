@@ -18,6 +18,13 @@ LEFTOVER_REF_OPEN = re.compile(r"<ref(?=[\s>/])", re.I)
 # Table rows whose markup the parser did not recognise ("{|", "|-", "|}", "!" headers).
 _TABLE_LINE = re.compile(r"^[ \t]*(?:\{\||\|\}|\|-|\|\+)[^\n]*$", re.M)
 _MARKUP = re.compile(r"\{\{+|\}\}+|\[\[+|\]\]+|\{\||\|\}|\||={2,}|<[^<>\n]{0,200}>|[<>{}]")
+# Table syntax the parser left as text (a table that does not start a line): cell
+# attributes (`align="left"`, `rowspan=3`), header separators `!!`, row starts `|-`.
+_TABLE_LEFTOVER = re.compile(
+    r"""\|-+|!!|(?<!\S)!(?=\s|$)|\b(?:class|style|align|valign|width|height|colspan|rowspan|bgcolor|scope|"""
+    r"""border|cellpadding|cellspacing|nowrap)\s*=\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s|!]+)""",
+    re.I,
+)
 
 
 def strip_comments(text: str) -> str:
@@ -37,6 +44,8 @@ def clean_run(text: str) -> str:
         text = LEFTOVER_REF.sub(" ", text)
     if "{|" in text or "|" in text:
         text = _TABLE_LINE.sub(" ", text)
+    if "=" in text or "!" in text or "|-" in text:
+        text = _TABLE_LEFTOVER.sub(" ", text)
     if _needs_markup_pass(text):
         text = _MARKUP.sub(" ", text)
     return text

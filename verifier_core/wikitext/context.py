@@ -14,7 +14,7 @@ from typing import Protocol
 
 from mwparserfromhell.wikicode import Wikicode
 
-from .builder import ParagraphBuilder, RawParagraph
+from .builder import ParagraphBuilder, RawParagraph, Shape
 from .citations import Registry
 
 MAX_DEPTH = 60  # deeper nesting is rendered as nothing (adversarial input)
@@ -37,6 +37,7 @@ class Frame:
     deferred: list[RawParagraph] = field(default_factory=list)
     line_item: bool = False  # inside "* item": the next newline ends the paragraph
     newlines: int = 0  # newlines since the last printed word
+    shape: Shape | None = None  # every paragraph of an infobox value is that field's
 
 
 class Ctx:
@@ -48,6 +49,7 @@ class Ctx:
         self.title = title
         self.frame = Frame(sink=[])
         self.in_table = 0
+        self.tables: list = []  # tables.TableState of the open tables, innermost last
         self.depth = 0
 
     def render(self, code: Wikicode | None) -> None:
@@ -69,8 +71,14 @@ class Ctx:
             frame.sink.append(paragraph)
         frame.sink.extend(frame.deferred)
         frame.deferred.clear()
-        frame.builder = ParagraphBuilder()
+        frame.builder = ParagraphBuilder(frame.shape)
         frame.line_item = False
+
+    def shape_paragraph(self, shape: Shape) -> None:
+        """The paragraph being built is a list item or a table row (an infobox value's
+        paragraphs stay the field's)."""
+        if self.frame.shape is None:
+            self.frame.builder.shape = shape
 
     def newline(self) -> None:
         frame = self.frame
@@ -91,10 +99,10 @@ class Ctx:
         self.in_table = 0
 
     @contextmanager
-    def aside(self, label: str = ""):
+    def aside(self, label: str = "", shape: Shape | None = None):
         """Render into paragraphs that follow the current one (notes, infobox values)."""
         outer, in_table = self.frame, self.in_table
-        self.frame, self.in_table = Frame(sink=[]), 0
+        self.frame, self.in_table = Frame(sink=[], builder=ParagraphBuilder(shape), shape=shape), 0
         if label:
             self.frame.builder.text(label)
         try:

@@ -13,6 +13,7 @@ from .context import Ctx
 from .links import links_in, redirect_target
 from .render import new_ctx, plain, render_code, render_nodes
 from .scan import prepass
+from .statements import list_leads, subject_of
 from .types import Claim, Extraction, Section
 
 MAX_INPUT_CHARS = 4_000_000  # twice MediaWiki's page size limit
@@ -57,6 +58,7 @@ def _render_sections(ctx: Ctx, code: Wikicode) -> tuple[list[Section], list[Clai
     sections: list[Section] = []
     claims: list[Claim] = []
     stack: list[tuple[int, str]] = []  # (heading level, title) of the open sections
+    subject = subject_of(ctx.title)
     paragraph_count = 0
     # MediaWiki numbers sections by their headings in page order (0 is the lead).
     for number, (heading, nodes) in enumerate(_split(code)):
@@ -70,9 +72,10 @@ def _render_sections(ctx: Ctx, code: Wikicode) -> tuple[list[Section], list[Clai
         ctx.start_section(raw)
         render_nodes(ctx, nodes)
         ctx.break_paragraph()
+        list_leads(raw, subject, section.path[-1] if section.path else "")
         for paragraph in raw:
             built, found = paragraph_claims(
-                paragraph, section.path, paragraph_count, ctx.registry.citations
+                paragraph, section.path, paragraph_count, ctx.registry.citations, subject
             )
             section.paragraphs.append(built)
             for claim in found:

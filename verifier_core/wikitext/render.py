@@ -27,6 +27,7 @@ from mwparserfromhell.nodes import (
 from mwparserfromhell.wikicode import Wikicode
 
 from . import tables, templates
+from .builder import Shape
 from .citations import Registry
 from .clean import clean_run
 from .context import MAX_DEPTH, Ctx
@@ -241,6 +242,7 @@ def _list_item(ctx: Ctx, node: Tag) -> None:
     else:
         ctx.break_paragraph()
         ctx.frame.line_item = True
+        ctx.shape_paragraph(Shape("term" if str(node.tag).strip().lower() == "dt" else "item"))
     if node.contents is not None and not node.self_closing:
         render_code(ctx, node.contents)  # an HTML <li>...</li>
         if not ctx.in_table:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from mwparserfromhell.nodes import Template
 from mwparserfromhell.wikicode import Wikicode
 
+from .builder import Shape
 from .clean import clean_run
 from .context import Ctx
 from .inline import render_inline
@@ -123,7 +124,7 @@ def _opaque(ctx: Ctx, template: Template) -> None:
         if id(param.value) not in ctx.citing:
             continue
         label = _label(param_name(param)) if param.showkey else ""
-        with ctx.aside(label):
+        with ctx.aside(label, Shape("field", label=label.rstrip(": ")) if label else None):
             ctx.render(param.value)
 
 

@@ -47,6 +47,15 @@ class Claim:
     sentence_index: int = 0  # position of the sentence in its paragraph
     after: str = ""  # the rest of its sentence when the claim is a clause
     section_number: int = 0  # MediaWiki's section index (action=edit&section=N); 0: lead
+    # The statement verified when `text` is not one on its own (statements.py): "" when
+    # it is `text` itself. Not checkable: no statement of enough words could be built.
+    checked: str = ""
+    checkable: bool = True
+    kind: str = "sentence"  # "sentence" | "clause" | "item" | "row" | "field"
+
+    @property
+    def statement(self) -> str:
+        return self.checked or self.text
 
 
 @dataclass

@@ -1,0 +1,41 @@
+"""The code as it was before a change, run side by side with today's in one benchmark.
+
+`git archive` writes the baseline commit's `verifier_core` and `bench` into a temporary
+folder and a subprocess runs a snippet there (same interpreter and packages), printing
+JSON: the "before" figures come from the old code itself, never from a copy kept here.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# The commit before issue 24 (claims as the cited words; figures compared by kind "year"
+# or "number" only).
+ISSUE_24_BASE = "6ce195969aac70388b17e2c3f422cf21ed5d0ea5"
+
+
+def baseline_tree(commit: str = ISSUE_24_BASE) -> tempfile.TemporaryDirectory:
+    """A temporary folder holding `verifier_core` and `bench` as they were at `commit`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "verifier_core", "bench"],
+                             check=True, capture_output=True).stdout
+    folder = tempfile.TemporaryDirectory(prefix="side-baseline-")
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(folder.name, filter="data")
+    return folder
+
+
+def run_in(folder: str, snippet: str, payload: dict) -> dict:
+    """Run `snippet` with the baseline first on sys.path; it reads `payload` (a dict) and
+    must print one JSON object."""
+    code = f"import sys, json\nsys.path.insert(0, {folder!r})\npayload = json.loads(sys.stdin.read())\n{snippet}"
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload), capture_output=True, text=True,
+                          cwd=folder)
+    if done.returncode != 0:
+        raise RuntimeError(f"baseline run failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,0 +1,230 @@
+"""Figures in a text, each with what it is: a year, a date, a count of something, a
+quantity in a unit, an ordinal, a score, or a bare number named by the word before it.
+
+"eleven boats" and "1.2 km" are both numbers, but only figures of one kind about one
+thing can contradict each other (quantities.py compares them). A figure carries the
+content words around it (what it is about), its value as an interval (a range holds
+many values; "1.2 km" holds 1.15 to 1.25 km as written) and a key saying which thing
+it measures: the counted noun's stems, the unit's dimension, the word naming it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from verifier_core.retrieval.tokenize import stop_words
+from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.units import MULTIPLIERS, currency_before, unit_after
+
+_MONTHS = {m.lower(): i for i, m in enumerate(
+    "January February March April May June July August September October November December".split(), 1)}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())} | {"sept": 9})
+_MONTH = r"(?:%s)\.?" % "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DATES = (  # (pattern, which group is the year, month, day); never inside a URL path
+    (re.compile(r"(?<![/\d])(\d{4})-(\d{1,2})-(\d{1,2})(?![/\d])"), (1, 2, 3)),
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(%s),?\s+(\d{4})\b" % _MONTH, re.I), (3, 2, 1)),
+    (re.compile(r"\b(%s)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b" % _MONTH, re.I), (3, 1, 2)),
+    (re.compile(r"\b(%s),?\s+(\d{4})\b" % _MONTH, re.I), (2, 1, None)),
+    # A day and month with no year ("on April 9"): the year is 0, compared where written.
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(%s)\b" % _MONTH, re.I), (None, 2, 1)),
+    (re.compile(r"\b(%s)\s+(\d{1,2})\b(?![\d,.:])" % _MONTH, re.I), (None, 1, 2)),
+)
+# A sentence that dates the page itself (a byline, "Published", "Updated"): its dates are
+# the page's, never a contradiction of the claim's.
+_PAGE_DATE = re.compile(r"\b(?:published|posted|updated|modified|retrieved|accessed|copyright|datetime)\b|©"
+                        r"|\bby\s+[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+)*\s+on\b", re.I)
+NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty".split())}
+NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+                     "ninety": 90, "hundred": 100, "dozen": 12})
+del NUMBER_WORDS["one"]  # "one of the", "no one": rarely a count, never one worth contradicting
+_WORDS = "|".join(NUMBER_WORDS)
+_NUMBER = re.compile(
+    r"(?<![\w.,/-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%s)\b)?(st|nd|rd|th)?(?![\w])|\b(%s)\b"
+    % ("|".join(MULTIPLIERS), _WORDS), re.I)
+_RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*$", re.I)
+_NOUN = re.compile(r"\s*(?:[-–]\s*)?([^\W\d_][\w'-]*)")
+_STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "with", "the", "a", "an", "per",
+               "than", "more", "less", "times", "percent", "was", "were", "is", "are", "had", "has"}
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+WINDOW = 8  # content words either side that say what a figure is about
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: str  # normalised: "1996", "2", "3.5", "1996-05-01"
+    text: str  # as written
+    start: int
+    end: int
+    kind: str  # "year" | "date" | "count" | "quantity" | "number" | "ordinal" | "score"
+    context: frozenset[str]  # content terms around it (figures excluded)
+    nearby: frozenset[str] = frozenset()  # the previous sentence's terms
+    low: float = 0.0  # the values it holds, as written (a range, or the rounding of its last digit)
+    high: float = 0.0
+    key: frozenset[str] = frozenset()  # what it measures: counted noun stems, a dimension, a naming word
+    thing: str = ""  # that, as written: "boats", "length", "aged"
+    date: tuple[int, int, int] = (0, 0, 0)  # dates: (year, month, day); 0 where not written
+    page_date: bool = False  # in a sentence that dates the page (a byline), not a fact
+    sentence: frozenset[str] = frozenset()  # the content terms of its whole sentence
+
+    def holds(self, other: "Quantity") -> bool:
+        """The two intervals meet: "31 m" holds "102 ft", "1990–1998" holds 1994."""
+        return self.low <= other.high and other.low <= self.high
+
+
+def quantities(text: str, offset: int = 0) -> list[Quantity]:
+    """Every figure of `text`, sentence by sentence, with the content words around it and
+    the previous sentence's words: sources say "It reopened in 1996" after naming the line."""
+    out, pos, previous = [], 0, frozenset()
+    for piece in _SENTENCE.split(text):
+        start = text.find(piece, pos)
+        pos = start + len(piece)
+        spans = term_spans(piece)
+        words = [s for s in spans if not any(c.isdigit() for c in piece[s[0]:s[1]]) and s[2] not in NUMBER_WORDS]
+        page_date = _PAGE_DATE.search(piece) is not None
+        sentence = frozenset(t for _, _, t in words)
+        for found in _figures(piece):
+            before = [t for a, _, t in words if a < found[0]][-WINDOW:]
+            after = [t for a, _, t in words if a >= found[1]][:WINDOW]
+            out.append(_placed(found, offset + start, piece, (frozenset(before + after), sentence), previous,
+                               page_date))
+        previous = sentence
+    return out
+
+
+def _placed(found, base: int, piece: str, contexts, previous, page_date: bool) -> Quantity:
+    start, end, kind, value, low, high, key, thing, date = found
+    context, sentence = contexts
+    return Quantity(value, piece[start:end], base + start, base + end, kind, context, previous, low, high,
+                    key, thing, date, page_date, sentence)
+
+
+def _figures(piece: str) -> list[tuple]:
+    """(start, end, kind, value, low, high, key, thing, date) of each figure, in order."""
+    found, taken = [], []
+    for pattern, order in _DATES:
+        for match in pattern.finditer(piece):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            taken.append(match.span())
+            if order is not None and (date := _date(match, order)) is not None:
+                value = "-".join(f"{p:02d}" for p in date if p)
+                found.append((*match.span(), "date", value, date[0], date[0], frozenset(), "", date))
+    singles = [m for m in _NUMBER.finditer(piece) if not any(a < m.end() and m.start() < b for a, b in taken)]
+    found += _numbers(piece, singles)
+    return sorted(found)
+
+
+def _date(match: re.Match, order: tuple) -> tuple[int, int, int] | None:
+    year = int(match.group(order[0])) if order[0] else 0
+    raw_month = match.group(order[1])
+    month = int(raw_month) if raw_month.isdigit() else _MONTHS.get(raw_month.lower().rstrip("."), 0)
+    day = int(match.group(order[2])) if order[2] else 0
+    if not ((year == 0 or 1000 <= year <= 2100) and 1 <= month <= 12 and 0 <= day <= 31):
+        return None
+    return year, month, day
+
+
+def _numbers(piece: str, matches: list[re.Match]) -> list[tuple]:
+    out, skip = [], set()
+    for i, match in enumerate(matches):
+        if i in skip:
+            continue
+        low, high, end = *([_value(match)] * 2), match.end()
+        following = matches[i + 1] if i + 1 < len(matches) else None
+        if following is not None and _RANGE_JOIN.match(piece[end:following.start()]) and match.group(4) is None:
+            other = _value(following)
+            if 1000 <= low <= 2100 and other < 100 and low % 100 < other:  # "2019–20", "1616–17"
+                other += low - low % 100
+            if low > other:  # "5–4": a score, never compared
+                out.append((match.start(), following.end(), "score", "", 0, 0, frozenset(), "", (0, 0, 0)))
+                skip.add(i + 1)
+                continue
+            high, end = other, following.end()
+            skip.add(i + 1)
+        out.append(_classified(piece, match, low, high, end))
+    return out
+
+
+def _value(match: re.Match) -> float:
+    if match.group(5):
+        return float(NUMBER_WORDS[match.group(5).lower()])
+    number = float(match.group(1).replace(",", "") + (match.group(2) or ""))
+    return number * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0)
+
+
+def _classified(piece: str, match: re.Match, low: float, high: float, end: int) -> tuple:
+    """Year, ordinal, quantity (a unit follows), count (a noun follows) or number."""
+    start = match.start()
+    half = _half_digit(match)
+    value = _shown(low) if low == high else f"{_shown(low)}–{_shown(high)}"
+    base = (start, end)
+    if match.group(4):  # "125th"
+        noun, stems = _noun_after(piece, end)
+        return (*base, "ordinal", value, low, high, stems, noun, (0, 0, 0))
+    if (currency := currency_before(piece, start)) is not None:
+        return (*base, "quantity", value, low - half, high + half, frozenset({f"money:{currency}"}), "amount",
+                (0, 0, 0))
+    unit = unit_after(piece, end)
+    if unit is not None:
+        size, _, unit_end = unit
+        return (start, unit_end, "quantity", value, (low - half) * size.factor, (high + half) * size.factor,
+                frozenset({size.dimension}), size.dimension, (0, 0, 0))
+    noun, stems = _noun_after(piece, end)
+    if _is_year(match, low, high) and not (noun and noun.islower() and noun.endswith("s")):
+        return (*base, "year", value, low, high, frozenset(), "", (0, 0, 0))
+    if stems:
+        return (*base, "count", value, low - half, high + half, stems, noun, (0, 0, 0))
+    name, name_stems = _word_before(piece, start)
+    return (*base, "number", value, low - half, high + half, name_stems, name, (0, 0, 0))
+
+
+def _is_year(match: re.Match, low: float, high: float) -> bool:
+    plain = match.group(1) and "," not in match.group(1) and not match.group(2) and not match.group(3)
+    return bool(plain) and 1000 <= low <= high <= 2100
+
+
+def _half_digit(match: re.Match) -> float:
+    """Half the last written digit: "1.2" holds 1.15-1.25; "31" 30.5-31.5; "1,500" 1,450-1,550."""
+    if match.group(5):
+        return 0.0
+    decimals, digits = match.group(2), match.group(1).replace(",", "")
+    if decimals:
+        step = 10 ** -(len(decimals) - 1)
+    else:
+        zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+        step = 10 ** min(zeros, 2) if len(digits) > 2 else 1
+    return step / 2 * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0)
+
+
+def _noun_after(piece: str, end: int) -> tuple[str, frozenset[str]]:
+    """The words a figure counts: after it, to its head noun, the first plural among the
+    next three words before a function word ("two all-weather lifeboats", "five Oscar
+    nominations"), else the word right after it ("25 people")."""
+    words, pos, stop = [], end, stop_words()
+    while len(words) < 3 and (match := _NOUN.match(piece, pos)):
+        word = match.group(1).lower()
+        if word in _STOP_NOUNS or word in stop or word in NUMBER_WORDS:
+            break
+        words.append(match.group(1))
+        pos = match.end()
+    if not words or words[0].lower() in _MONTHS:
+        return "", frozenset()
+    plural = next((i for i, w in enumerate(words) if w.lower().endswith("s") and len(w) > 2), None)
+    words = words[: plural + 1] if plural is not None else words[:1]
+    stems = frozenset(t for _, _, t in term_spans(" ".join(words)))
+    return " ".join(words), stems
+
+
+def _word_before(piece: str, start: int) -> tuple[str, frozenset[str]]:
+    """A bare number is named by the content word right before it ("aged 31", "No. 5")."""
+    spans = [s for s in term_spans(piece[:start]) if not piece[s[0]:s[1]].isdigit()]
+    if not spans or piece[spans[-1][1]:start].strip(" .:") != "":
+        return "", frozenset()
+    a, b, term = spans[-1]
+    return piece[a:b], frozenset({term})
+
+
+def _shown(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
