@@ -160,7 +160,7 @@ class AdminPagesTests(TestCase):
 
     def test_the_results_page_shows_numbers_and_charts(self):
         response = self.admin.get("/annotate/results/")
-        self.assertContains(response, "<svg", count=3)
+        self.assertContains(response, "<svg", count=4)
         self.assertContains(response, "Fleiss")
         self.assertContains(response, "Krippendorff")
         self.assertContains(response, "0.0–0.2")

@@ -21,8 +21,6 @@ class ClaimReviewTests(CastMixin, TestCase):
             ClaimRow("It has nine arches.", cited_url="http://a.test/2", suggestion_url="http://b.test/2"),
         ])
 
-
-
     def post(self, name: str, role: str = "editor", **data):
         return self.client_for(role).post(reverse(name, args=[self.claim.pk]), data)
 
@@ -33,7 +31,8 @@ class ClaimReviewTests(CastMixin, TestCase):
         self.assertEqual((review.user, review.kind, review.reason, review.note),
                          (self.users["editor"], "dismissed", "source_supports", "see p. 4"))
         page = self.client_for("admin").get(reverse("claim_detail", args=[self.claim.pk]))
-        self.assertContains(page, "1 editor judged this")
+        self.assertContains(page, "eve_editor dismissed the flag: the source does support the claim")
+        self.assertContains(page, "noting “<span class=\"review-note\">see p. 4</span>”", html=False)
         entry = AuditEntry.objects.get()
         self.assertEqual((entry.user, entry.action, entry.claim, entry.detail),
                          (self.users["editor"], "dismiss", self.claim, "the source does support the claim"))
@@ -89,3 +88,34 @@ class ClaimReviewTests(CastMixin, TestCase):
         response = client.post(reverse("claim_verified", args=[self.claim.pk]))
         self.assertEqual(response.status_code, 403)
         self.assertFalse(ClaimReview.objects.exists())
+
+    def test_a_claim_verified_by_hand_says_so_in_order(self):
+        response = self.client_for("editor").post(reverse("claim_verified", args=[self.claim.pk]),
+                                                  HTTP_HX_REQUEST="true")
+        self.assertContains(response, "You verified this claim by hand")
+        self.assertNotContains(response, "verified by hand this claim")
+
+    def test_a_dismissed_suggestion_moves_last_folded_with_its_note(self):
+        first, second = (self.claim.suggestions.create(rank=rank, url=f"http://c.test/{rank}", title=f"Page {rank}",
+                                                       score=0.5, verdict="supported") for rank in (2, 3))
+        top = self.claim.suggestions.get(rank=1)
+        response = self.client_for("editor").post(
+            reverse("claim_dismiss", args=[self.claim.pk]),
+            {"reason": "unreliable_site", "suggestion": top.pk, "note": "a <b>blog</b>"}, HTTP_HX_REQUEST="true")
+        html = response.content.decode()
+        self.assertNotIn("<html", html)
+        order = [html.index(f'id="suggestion-{s.pk}"') for s in (first, second, top)]
+        self.assertEqual(order, sorted(order))  # the dismissed one comes last
+        folded = html[order[2]:]
+        self.assertNotIn("?mode=add", folded)  # no Add button on what was dismissed
+        self.assertIn("Take it back", folded)
+        self.assertIn("a &lt;b&gt;blog&lt;/b&gt;", folded)
+        self.assertIn("Suggestion dismissed", html)
+
+    def test_taking_back_a_suggestion_that_is_gone_keeps_the_flags_judgement(self):
+        self.post("claim_dismiss", reason="claim_fine")
+        response = self.client_for("editor").post(reverse("claim_review_undo", args=[self.claim.pk]),
+                                                  {"suggestion": 999_999}, HTTP_HX_REQUEST="true")
+        self.assertContains(response, "no longer there", status_code=400)
+        self.assertEqual(response["X-Side-Fragment"], "1")
+        self.assertTrue(ClaimReview.objects.filter(suggestion=None).exists())

@@ -173,9 +173,14 @@ class BadInputScanTests(TestCase):
         scan_job(job.items.get().pk)
         scanned = job.items.get()
         self.assertEqual(scanned.status, ScanItem.Status.FAILED)
-        self.assertIn("unreachable after 2 attempts", scanned.reason)
+        self.assertIn("did not answer after 2 tries", scanned.reason)
         job.refresh_from_db()
         self.assertEqual(job.status, ScanJob.Status.FAILED)
+        # One sentence, the article's own reason: no exception names or urllib3 internals.
+        self.assertTrue(job.reason.startswith("the article could not be scanned: the wiki at "
+                                              "http://127.0.0.1:9/api.php did not answer"), job.reason)
+        for internal in ("ConnectionError", "HTTPConnectionPool", "Max retries"):
+            self.assertNotIn(internal, job.reason)
 
 
 class NewRevisionTests(TestCase):
