@@ -86,23 +86,9 @@ class EditorWikiEditBrowserTests(BrowserTestCase):
 
     def setUp(self):
         super().setUp()
-        import uuid
+        from tests.wiki_support import page_for_edits
 
-        from django.test import override_settings
-
-        from harness.mediawiki import shared_test_wiki
-        from tests.test_edits_wiki import PAGE
-        from tests.wiki_support import scan_titles
-
-        self.server = shared_test_wiki()
-        bot_user, bot_password = self.server.bot_password("Side browser bot", "bot-account-password")
-        self.title = f"Side browser edit {uuid.uuid4().hex[:8]}"
-        self.server.edit(self.title, PAGE)
-        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=bot_user,
-                                     SIDE_WIKI_PASSWORD=bot_password)
-        settings.enable()
-        self.addCleanup(settings.disable)
-        scan_titles(self.server, self.title)
+        self.server, self.title = page_for_edits(self, "Side browser edit")
         self.users = cast()
         self.log_in(self.users["editor"].username)
 

@@ -15,7 +15,7 @@ from sideapp.claims.models import ClaimReview
 from sideapp.models import ScanJob
 from tests.browser_support import BrowserTestCase
 from tests.users import PASSWORD, cast
-from tests.wiki_support import NOWHERE, demo_wiki
+from tests.wiki_support import NOWHERE, demo_wiki, page_for_edits
 from tests.worker_support import run_burst_worker
 
 INTERNALS = ("Traceback", "ConnectionError", "HTTPConnectionPool", "Max retries", "DEBUG=True",
@@ -148,26 +148,27 @@ class ScanFailureBrowserTests(FailureInWordsMixin, BrowserTestCase):
         self.assertEqual(self.page.locator("button:has-text('Retry what failed')").count(), 1)
         self.screenshot("scan-wiki-down")
 
+    def assert_ended_without_a_list(self, state: str, status: str, sentence: str) -> None:
+        """One status, its reason as a sentence, no empty table of articles, and no offer
+        to scan "these articles" again: there were none."""
+        self.assertIn(status, state)
+        self.assertIn(sentence, state)
+        self.assertNotIn("Waiting for the list of articles", self.assert_no_internals())
+        self.assertEqual(self.page.locator("button:has-text('Scan these articles again')").count(), 0)
+        self.assertEqual(self.page.locator("button:has-text('Ask the wiki again')").count(), 1)
+
     def test_a_category_that_does_not_exist_fails_with_the_reason_and_no_empty_table(self):
         name = f"No such category {uuid.uuid4().hex[:6]}"
         state = self.start_scan(wiki=self.server.api_url, category=name)
-        self.assertIn("Failed", state)
-        self.assertIn(f"Category:{name} does not exist on the wiki: check the category's name.", state)
-        text = self.assert_no_internals()
-        self.assertNotIn("Waiting for the list of articles", text)
-        self.assertEqual(self.page.locator("button:has-text('Scan these articles again')").count(), 0)
+        self.assert_ended_without_a_list(
+            state, "Failed", f"Category:{name} does not exist on the wiki: check the category's name.")
         self.screenshot("scan-category-missing")
 
     def test_an_empty_category_is_done_with_nothing_to_scan_and_no_empty_table(self):
         name = f"Side empty {uuid.uuid4().hex[:6]}"
         self.server.edit(f"Category:{name}", "No article is in this category.")
         state = self.start_scan(wiki=self.server.api_url, category=name)
-        self.assertIn("Done", state)
-        self.assertIn(f"Nothing to scan: Category:{name} has no articles.", state)
-        text = self.assert_no_internals()
-        self.assertNotIn("Waiting for the list of articles", text)
-        self.assertEqual(self.page.locator("button:has-text('Scan these articles again')").count(), 0)
-        self.assertEqual(self.page.locator("button:has-text('Ask the wiki again')").count(), 1)
+        self.assert_ended_without_a_list(state, "Done", f"Nothing to scan: Category:{name} has no articles.")
         self.screenshot("scan-category-empty")
 
 
@@ -177,20 +178,7 @@ class WikiRefusalBrowserTests(FailureInWordsMixin, BrowserTestCase):
 
     def setUp(self):
         super().setUp()
-        from harness.mediawiki import shared_test_wiki
-        from tests.test_edits_wiki import PAGE
-        from tests.wiki_support import scan_titles
-
-        self.server = shared_test_wiki()
-        bot_user, bot_password = self.server.bot_password("Side browser bot", "bot-account-password")
-        self.title = f"Side browser refusal {uuid.uuid4().hex[:8]}"
-        self.server.edit(self.title, PAGE)
-        self.server.protect(self.title)
-        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=bot_user,
-                                     SIDE_WIKI_PASSWORD=bot_password)
-        settings.enable()
-        self.addCleanup(settings.disable)
-        scan_titles(self.server, self.title)  # after protecting, which writes a revision
+        self.server, self.title = page_for_edits(self, "Side browser refusal", protect=True)
         self.log_in(cast()["editor"].username)
 
     def test_a_protected_page_refuses_the_save_in_words_with_a_way_back(self):

@@ -7,8 +7,6 @@ The table PAGES must name every page the app serves (a test below compares it wi
 URL configuration), so a new page cannot ship without being looked at on a phone."""
 from __future__ import annotations
 
-import uuid
-
 from django.test import SimpleTestCase
 
 from sideapp.annotation import services as annotation
@@ -18,6 +16,7 @@ from tests import annotation_support
 from tests.browser_support import BrowserTestCase
 from tests.test_roles_every_page import app_routes
 from tests.users import PASSWORD, cast
+from tests.wiki_support import page_for_edits
 
 WIDTH = 390
 # route name -> (role that opens it, path with {placeholders} filled from the test's rows)
@@ -75,14 +74,8 @@ class PhoneWidthBrowserTests(BrowserTestCase):
     def make_rows(self) -> dict[str, int]:
         """A scanned article on the real test wiki with a suggestion, annotation items with
         a vote, a corpus import: every page has something to show."""
-        from harness.mediawiki import shared_test_wiki
-        from tests.test_edits_wiki import PAGE
-        from tests.wiki_support import scan_titles
-
-        server = shared_test_wiki()
-        title = f"Side phone {uuid.uuid4().hex[:8]} with a rather long title for a small screen"
-        server.edit(title, PAGE)
-        job = scan_titles(server, title)
+        _, title = page_for_edits(self, "Side phone page with a rather long title for a small screen")
+        job = ScanJob.objects.get(items__title=title)
         claim = Claim.objects.get(article__title=title, text__startswith="It is made of red stone")
         suggestion = Suggestion.objects.create(
             claim=claim, rank=1, url="https://example.org/a/very/long/path/to/a/page/about/red-stone-bridges.html",
@@ -94,7 +87,7 @@ class PhoneWidthBrowserTests(BrowserTestCase):
         record = CorpusImport.objects.create(name="sources-with-a-long-file-name.jsonl", upload="imports/x.jsonl",
                                              status=CorpusImport.Status.DONE, total=3, done=3)
         return {"claim": claim.pk, "suggestion": suggestion.pk, "article": Article.objects.get(title=title).pk,
-                "scan": ScanJob.objects.get(pk=job.pk).pk, "corpus_import": record.pk}
+                "scan": job.pk, "corpus_import": record.pk}
 
     def open_as(self, role: str):
         context = self.browser.new_context(viewport={"width": WIDTH, "height": 844})
