@@ -35,6 +35,7 @@ PAGES = {
     "corpus": ("admin", "/corpus/"),
     "corpus_import": ("admin", "/corpus/imports/{corpus_import}/"),
     "people": ("admin", "/people/"),
+    "wiki_list": ("admin", "/wikis/"),  # issue 21's wikis page (on main; a 404 page until merged)
     "annotation:results": ("admin", "/annotate/results/"),
     "annotation:items": ("admin", "/annotate/items/"),
 }

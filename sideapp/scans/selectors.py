@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from sideapp.pipeline.names import StageName
-from sideapp.pipeline.progress import job_sources, scan_progress
+from sideapp.pipeline.progress import job_sources
 from sideapp.scans.models import ScanItem, ScanJob, counted
 from sideapp.sources.models import Source
 
@@ -21,11 +21,11 @@ def scan_items(job: ScanJob) -> QuerySet[ScanItem]:
     return job.items.select_related("article", "revision")
 
 
-def scan_status(job: ScanJob) -> dict:
-    """Everything the scan page shows, read at once: one status and one sentence about
-    the present, and the actions that fit it."""
+def scan_status(job: ScanJob, *, progress: dict) -> dict:
+    """Everything the scan page shows, read at once (`progress`: the pipeline's done /
+    total per stage): one status and one sentence about the present, and the actions
+    that fit it."""
     items = list(scan_items(job))
-    progress = scan_progress(job=job)
     return {"job": job, "items": items, "progress": progress, "headline": scan_headline(job, progress),
             "running": job.is_open, "rerun": rerun_label(job, has_items=bool(items)),
             "failed_sources": failed_sources(job)}

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from sideapp.pipeline.progress import scan_progress
 from sideapp.scans import selectors
 from sideapp.scans.forms import ScanRequestForm
 from sideapp.scans.services import scan_cancel, scan_rerun, scan_start
@@ -32,7 +33,8 @@ def scan_list(request):
 @role_required(ADMIN)
 def scan_detail(request, pk: int):
     job = found_or_404(selectors.scan_detail, pk)
-    return render_page(request, "scans/detail.html", "partials/scan_status.html", selectors.scan_status(job))
+    context = selectors.scan_status(job, progress=scan_progress(job=job))
+    return render_page(request, "scans/detail.html", "partials/scan_status.html", context)
 
 
 @role_required(ADMIN)
