@@ -22,7 +22,8 @@ from sideapp.web.shortcuts import render_page
 
 KEYS = [("a / b", "A or B supports the claim better"), ("e / n", "both equally / neither"),
         ("1 2 3", "A has enough / partial / no evidence"), ("7 8 9", "B has enough / partial / no evidence"),
-        ("Enter", "submit"), ("s", "skip (choose a reason, then Enter)"), ("u", "undo: reopen your last vote (not a skip)"),
+        ("Enter", "submit"), ("s", "skip (choose a reason, then Enter)"),
+        ("u", "undo: reopen your last vote (not a skip)"),
         ("?", "this legend and the guidelines")]
 
 PREFERENCE_KEYS = [(value, label, key) for (value, label), key in zip(SCREEN_PREFERENCES, "aben")]

@@ -133,8 +133,10 @@ def _raise_on_lag(response: requests.Response, *args, **kwargs) -> None:
         raise ServerLagged(float(response.headers.get("retry-after") or 5))
 
 
-_RETRIED = (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, ValueError,
-            ServerLagged)  # ValueError: mwclient's answer to a non-JSON page (an HTML error)
+# InvalidResponse (ValueError in older mwclient): a page that is not JSON, an HTML error
+# page or a site that is not a wiki.
+_RETRIED = (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, mwclient.errors.InvalidResponse,
+            ValueError, ServerLagged)
 
 
 class WikiClient:
@@ -344,7 +346,7 @@ def _unanswered(exc: Exception, config: ClientConfig) -> str:
         code = exc.response.status_code
         return f"it answered with an HTTP {code} error" + (
             ": is this the address of its api.php?" if code == 404 else "")
-    if isinstance(exc, ValueError):
+    if isinstance(exc, (ValueError, mwclient.errors.InvalidResponse)):
         return "what came back was not a MediaWiki API answer: is this the address of its api.php?"
     return "it kept answering with errors"
 
