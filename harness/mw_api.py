@@ -117,6 +117,10 @@ class WikiApiMixin:
         self._admin_post("protect", title=title, protections=f"edit={level}|move={level}",
                          expiry=f"{expiry}|{expiry}", reason=reason)
 
+    def block(self, username: str, *, expiry: str = "1 day", reason: str = "Side harness: block") -> None:
+        """Block `username` from editing (as the wiki's admins would)."""
+        self._admin_post("block", user=username, expiry=expiry, reason=reason)
+
     def _admin_post(self, action: str, *, token_type: str = "csrf", **params) -> dict:
         """POST as the admin. assert=user makes an expired session fail instead of
         acting anonymously; then log in again and retry once (long demo runs)."""

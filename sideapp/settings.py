@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sideapp.web.middleware.htmx_login_redirect",
 ]
 
 ROOT_URLCONF = "sideapp.urls"
@@ -101,6 +102,8 @@ AUTHENTICATION_BACKENDS = ["sideapp.web.auth.RoleBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# A failed CSRF check is a page of the app with a sentence (handler403/404/500: sideapp/urls.py).
+CSRF_FAILURE_VIEW = "sideapp.web.errors.csrf_failure"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

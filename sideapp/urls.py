@@ -33,3 +33,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]
+
+# What went wrong, as pages of the app (and fragments for htmx): sideapp/web/errors.py.
+handler403 = "sideapp.web.errors.forbidden"
+handler404 = "sideapp.web.errors.not_found"
+handler500 = "sideapp.web.errors.server_error"

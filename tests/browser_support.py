@@ -1,7 +1,8 @@
 """Browser tests: Playwright for Python driving Debian's chromium, headless.
 
 The browser comes from the system package (`/usr/bin/chromium`, installed by bin/bootstrap);
-Playwright never downloads one. Screenshots land in `var/screenshots/` as test artefacts.
+Playwright never downloads one. Screenshots land in `var/screenshots/` (or $SIDE_SCREENSHOT_DIR)
+as test artefacts.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from tests.users import PASSWORD
 CHROMIUM = os.environ.get("SIDE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-quic", "--no-first-run"]
-SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots"
+# CI keeps them as artefacts from where SIDE_SCREENSHOT_DIR points.
+SCREENSHOTS = Path(os.environ.get("SIDE_SCREENSHOT_DIR") or Path(settings.BASE_DIR) / "var" / "screenshots")
 
 
 def browser_missing() -> str | None:
@@ -81,8 +83,9 @@ class BrowserTestCase(StaticLiveServerTestCase):
         if "/login/" in self.page.url:
             raise AssertionError(f"{username} could not log in")
 
-    def screenshot(self, name: str) -> Path:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = SCREENSHOTS / f"{type(self).__name__}-{name}.png"
+    def screenshot(self, name: str, folder: str = "") -> Path:
+        where = SCREENSHOTS / folder
+        where.mkdir(parents=True, exist_ok=True)
+        path = where / f"{type(self).__name__}-{name}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path

@@ -89,6 +89,43 @@ class AnnotatePageTests(TestCase):
         self.assertEqual(Vote.objects.get().preference, "neither")
         self.assertEqual(VoteRevision.objects.count(), 1)
 
+    def answer(self, client: Client, **data) -> int:
+        """Answer the item the page shows; returns its id."""
+        item = int(re.search(r'name="item" value="(\d+)"', client.get("/annotate/").content.decode())[1])
+        client.post("/annotate/", {"item": item, **data})
+        return item
+
+    def test_after_a_skip_undo_reopens_the_last_vote_not_the_skip(self):
+        client = self.client_for("annotator")
+        voted = self.answer(client, preference="b", evidence_a="partial", evidence_b="enough")
+        skipped = self.answer(client, skip="1", skip_reason="wont_load")
+        self.assertNotEqual(voted, skipped)
+        response = client.post("/annotate/undo/", follow=True)
+        self.assertContains(response, f'name="item" value="{voted}"')
+        self.assertContains(response, f'name="vote" value="{Vote.objects.get(item_id=voted).pk}"')
+
+    def test_undo_with_only_skips_behind_says_where_to_reopen_one(self):
+        client = self.client_for("annotator")
+        self.answer(client, skip="1", skip_reason="paywalled")
+        response = client.post("/annotate/undo/", follow=True)
+        self.assertContains(response, "Your last answers were all skips")
+        self.assertNotContains(response, 'name="vote"')
+
+    def test_recent_votes_read_in_words_and_name_the_sources_not_their_origin(self):
+        client = self.client_for("annotator")
+        self.answer(client, preference="equal", evidence_a="enough", evidence_b="partial")
+        self.answer(client, skip="1", skip_reason="wont_load")
+        self.answer(client, preference="a", evidence_a="enough", evidence_b="none")
+        html = client.get("/annotate/recent/").content.decode()
+        for words in ("both supported it equally", "skipped: a source will not load or is empty",
+                      "A had enough evidence; B had partial evidence", "A had enough evidence; B had no evidence"):
+            self.assertIn(words, html)
+        preferred = Vote.objects.get(preference__in=["wiki", "suggested"])
+        left = "Harbour history" if preferred.wiki_left else "The Trust&#x27;s records"
+        self.assertIn(f"preferred A, “{left}”", html)
+        for raw in ("(wont_load)", ">a<", ">equal<", "wiki", "suggested"):
+            self.assertNotIn(raw, html)
+
     def test_full_text_comes_as_a_partial_for_the_annotators_own_item_only(self):
         client = self.client_for("annotator")
         client.get("/annotate/")
@@ -160,11 +197,25 @@ class AdminPagesTests(TestCase):
 
     def test_the_results_page_shows_numbers_and_charts(self):
         response = self.admin.get("/annotate/results/")
-        self.assertContains(response, "<svg", count=3)
+        self.assertContains(response, "<svg", count=4)
         self.assertContains(response, "Fleiss")
         self.assertContains(response, "Krippendorff")
         self.assertContains(response, "0.0–0.2")
         self.assertContains(response, "95% CI")
+
+    def test_position_bias_has_its_own_chart_and_every_statistic_its_line(self):
+        html = self.admin.get("/annotate/results/").content.decode()
+        overall = html[html.index('id="overall"'):html.index('id="position"')]
+        position = html[html.index('id="position"'):html.index('id="buckets"')]
+        self.assertNotIn("left side wins", overall)
+        self.assertIn("left side wins", position)
+        self.assertEqual(position.count("<svg"), 1)
+        self.assertIn("without a bias for one position this share is near 50%", position)
+        for term, meaning in (("Fleiss' κ", "agree beyond what chance would give"),
+                              ("Krippendorff's α", "also counting items with fewer votes"),
+                              ("p (sign test)", "if annotators had no preference at all")):
+            self.assertIn(f"<dt>{term}</dt><dd>", html.replace("&#x27;", "'"))
+            self.assertIn(meaning, html)
 
     def test_csv_and_jsonl_exports_carry_every_vote(self):
         response = self.admin.get("/annotate/export.csv")

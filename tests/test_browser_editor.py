@@ -62,6 +62,28 @@ class EditorBrowserTests(BrowserTestCase):
         self.assertIn("It has nine arches.", self.page.inner_text("#claim-rows"))
 
 
+    def test_an_editor_dismisses_a_suggestion_in_place_and_it_moves_last_folded(self):
+        claim = self.claims[0]
+        claim.suggestions.create(rank=2, url="http://b.test/2", title="Second page", score=0.5, verdict="supported")
+        self.page.set_viewport_size({"width": 1280, "height": 600})
+        self.page.goto(self.url(f"/claims/{claim.pk}/"))
+        first = self.page.locator("section.suggestion").first
+        first.scroll_into_view_if_needed()
+        scrolled = self.page.evaluate("window.scrollY")
+        self.assertGreater(scrolled, 0)
+        first.locator("input[name=note]").fill("a blog, not a record")
+        first.locator("button:has-text('Dismiss')").click()
+        self.page.wait_for_selector("text=Suggestion dismissed")
+        self.assertEqual(self.page.evaluate("window.scrollY"), scrolled)  # no jump to the top
+        cards = self.page.locator("section.suggestion")
+        self.assertIn("Second page", cards.first.inner_text())
+        last = cards.last
+        self.assertIn("dismissed by you", last.inner_text())
+        self.assertIn("a blog, not a record", last.inner_text())
+        self.assertEqual(last.locator("text=Add as an additional citation").count(), 0)
+        self.screenshot("suggestion-dismissed")
+
+
 class AdminScanBrowserTests(BrowserTestCase, PipelineTestCase):
     def test_an_admin_starts_a_scan_and_watches_it_finish(self):
         users = cast()
@@ -86,23 +108,9 @@ class EditorWikiEditBrowserTests(BrowserTestCase):
 
     def setUp(self):
         super().setUp()
-        import uuid
+        from tests.wiki_support import page_for_edits
 
-        from django.test import override_settings
-
-        from harness.mediawiki import shared_test_wiki
-        from tests.test_edits_wiki import PAGE
-        from tests.wiki_support import scan_titles
-
-        self.server = shared_test_wiki()
-        bot_user, bot_password = self.server.bot_password("Side browser bot", "bot-account-password")
-        self.title = f"Side browser edit {uuid.uuid4().hex[:8]}"
-        self.server.edit(self.title, PAGE)
-        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=bot_user,
-                                     SIDE_WIKI_PASSWORD=bot_password)
-        settings.enable()
-        self.addCleanup(settings.disable)
-        scan_titles(self.server, self.title)
+        self.server, self.title = page_for_edits(self, "Side browser edit")
         self.users = cast()
         self.log_in(self.users["editor"].username)
 
@@ -124,12 +132,17 @@ class EditorWikiEditBrowserTests(BrowserTestCase):
         self.assertIn("https://example.org/stone", self.server.admin_site.pages[self.title].text(cache=False))
 
     def test_an_editor_copies_an_article_report(self):
+        from sideapp.edits.models import AuditEntry
         from sideapp.models import Article
 
         article = Article.objects.get(title=self.title)
         self.page.goto(self.url(f"/articles/{article.pk}/report/"))
-        self.page.click("button:has-text('Copy report')")
+        self.assertFalse(AuditEntry.objects.exists())  # reading the report is not copying it
+        with self.page.expect_response(lambda r: r.request.method == "POST"):
+            self.page.click("button:has-text('Copy report')")
         copied = self.page.evaluate("navigator.clipboard.readText()")
+        self.assertEqual(list(AuditEntry.objects.values_list("action", flat=True)), [AuditEntry.Action.REPORT])
+        self.assertIn("← Claims of", self.page.inner_text("main"))  # and a way back
         self.screenshot("report")
         self.assertIn('{| class="wikitable', copied)
         self.assertEqual(copied.strip(), self.page.inner_text("#report").strip())

@@ -21,10 +21,9 @@ class ClaimReviewTests(CastMixin, TestCase):
             ClaimRow("It has nine arches.", cited_url="http://a.test/2", suggestion_url="http://b.test/2"),
         ])
 
-
-
-    def post(self, name: str, role: str = "editor", **data):
-        return self.client_for(role).post(reverse(name, args=[self.claim.pk]), data)
+    def post(self, name: str, role: str = "editor", htmx: bool = False, **data):
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        return self.client_for(role).post(reverse(name, args=[self.claim.pk]), data, **headers)
 
     def test_dismissing_a_flag_stores_the_reason_per_user(self):
         response = self.post("claim_dismiss", reason="source_supports", note="see p. 4")
@@ -33,7 +32,8 @@ class ClaimReviewTests(CastMixin, TestCase):
         self.assertEqual((review.user, review.kind, review.reason, review.note),
                          (self.users["editor"], "dismissed", "source_supports", "see p. 4"))
         page = self.client_for("admin").get(reverse("claim_detail", args=[self.claim.pk]))
-        self.assertContains(page, "1 editor judged this")
+        self.assertContains(page, "eve_editor dismissed the flag: the source does support the claim")
+        self.assertContains(page, "noting “<span class=\"review-note\">see p. 4</span>”", html=False)
         entry = AuditEntry.objects.get()
         self.assertEqual((entry.user, entry.action, entry.claim, entry.detail),
                          (self.users["editor"], "dismiss", self.claim, "the source does support the claim"))
@@ -48,9 +48,7 @@ class ClaimReviewTests(CastMixin, TestCase):
 
     def test_a_suggestion_of_another_claim_is_refused(self):
         foreign = self.other.suggestions.get()
-        response = self.client_for("editor").post(reverse("claim_dismiss", args=[self.claim.pk]),
-                                                  {"reason": "unreliable_site", "suggestion": foreign.pk},
-                                                  HTTP_HX_REQUEST="true")
+        response = self.post("claim_dismiss", htmx=True, reason="unreliable_site", suggestion=foreign.pk)
         self.assertEqual(response.status_code, 400)
         self.assertContains(response, "no longer there", status_code=400)
         self.assertFalse(ClaimReview.objects.exists())
@@ -64,10 +62,11 @@ class ClaimReviewTests(CastMixin, TestCase):
         self.assertEqual(list(AuditEntry.objects.order_by("pk").values_list("action", flat=True)),
                          ["dismiss", "verified", "take_back"])
 
-    def test_htmx_gets_the_review_panel_back(self):
-        response = self.client_for("editor").post(reverse("claim_verified", args=[self.claim.pk]),
-                                                  HTTP_HX_REQUEST="true")
+    def test_htmx_gets_the_review_panel_back_in_words(self):
+        response = self.post("claim_verified", htmx=True)
         self.assertNotContains(response, "<html")
+        self.assertContains(response, "You verified this claim by hand")
+        self.assertNotContains(response, "verified by hand this claim")
         self.assertContains(response, "Take it back")
 
     def test_a_dismissal_without_a_reason_is_refused_with_a_message(self):
@@ -89,3 +88,26 @@ class ClaimReviewTests(CastMixin, TestCase):
         response = client.post(reverse("claim_verified", args=[self.claim.pk]))
         self.assertEqual(response.status_code, 403)
         self.assertFalse(ClaimReview.objects.exists())
+
+    def test_a_dismissed_suggestion_moves_last_folded_with_its_note(self):
+        first, second = (self.claim.suggestions.create(rank=rank, url=f"http://c.test/{rank}", title=f"Page {rank}",
+                                                       score=0.5, verdict="supported") for rank in (2, 3))
+        top = self.claim.suggestions.get(rank=1)
+        response = self.post("claim_dismiss", htmx=True, reason="unreliable_site", suggestion=top.pk,
+                             note="a <b>blog</b>")
+        html = response.content.decode()
+        self.assertNotIn("<html", html)
+        order = [html.index(f'id="suggestion-{s.pk}"') for s in (first, second, top)]
+        self.assertEqual(order, sorted(order))  # the dismissed one comes last
+        folded = html[order[2]:]
+        self.assertNotIn("?mode=add", folded)  # no Add button on what was dismissed
+        self.assertIn("Take it back", folded)
+        self.assertIn("a &lt;b&gt;blog&lt;/b&gt;", folded)
+        self.assertIn("Suggestion dismissed", html)
+
+    def test_taking_back_a_suggestion_that_is_gone_keeps_the_flags_judgement(self):
+        self.post("claim_dismiss", reason="claim_fine")
+        response = self.post("claim_review_undo", htmx=True, suggestion=999_999)
+        self.assertContains(response, "no longer there", status_code=400)
+        self.assertEqual(response["X-Side-Fragment"], "1")
+        self.assertTrue(ClaimReview.objects.filter(suggestion=None).exists())

@@ -129,7 +129,24 @@ class EditPagesTests(TestCase):
         self.assertIn("| not supported", text)
         self.assertIn("[https://s.example/tall <nowiki>Tall | towers &lt;i&gt;</nowiki>]", text)
         self.assertIn("[[Special:Permalink/7|revision 7]]", text)
-        self.assertEqual(AuditEntry.objects.get().action, AuditEntry.Action.REPORT)
+
+    def test_reading_the_report_writes_nothing_and_copying_it_writes_one_line(self):
+        url = reverse("article_report", args=[self.article.pk])
+        editor = self.as_user("editor")
+        for _ in range(2):
+            self.assertEqual(editor.get(url).status_code, 200)
+        self.assertEqual(editor.get(url, {"format": "wikitext"}).status_code, 200)
+        self.assertFalse(AuditEntry.objects.exists())
+        self.assertEqual(editor.post(url, HTTP_HX_REQUEST="true").status_code, 204)
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.action, entry.article, entry.user),
+                         (AuditEntry.Action.REPORT, self.article, self.users["editor"]))
+        self.assertEqual(entry.get_action_display(), "copied an article report")
+
+    def test_the_report_page_leads_back_to_the_articles_claims(self):
+        response = self.as_user("editor").get(reverse("article_report", args=[self.article.pk]))
+        self.assertContains(response, "/claims/?show=all&amp;article=Tower+%3Cb%3EB%3C%2Fb%3E")
+        self.assertContains(response, "← Claims of “Tower &lt;b&gt;B&lt;/b&gt;”")
 
     def test_the_report_page_has_a_copy_button_and_escapes(self):
         response = self.as_user("editor").get(reverse("article_report", args=[self.article.pk]))

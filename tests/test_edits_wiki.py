@@ -127,6 +127,33 @@ class WikiEditFlowTests(TestCase):
         self.assertContains(response, "refused the login", status_code=502)
         self.assertNotIn("failed verification", self.wiki_text())
 
+    def test_a_protected_page_is_refused_in_a_sentence_with_the_change_to_make_by_hand(self):
+        self.server.protect(self.title)
+        scan_titles(self.server, self.title)  # protecting wrote a (null) revision: scan it
+        claim = self.claim("It is made of red stone")
+        before = self.server.current_revid(self.title)
+        response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+        self.assertContains(response, f"The page “{self.title}”", status_code=502)
+        self.assertContains(response, "is protected on the wiki and the tool&#x27;s account may not edit it",
+                            status_code=502)
+        self.assertContains(response, "Nothing was saved", status_code=502)
+        self.assertContains(response, "{{failed verification", status_code=502)  # the change, to make by hand
+        self.assertContains(response, "Back to the claim", status_code=502)
+        self.assertNotContains(response, "protectedpage)", status_code=502)
+        self.assertEqual(self.server.current_revid(self.title), before)
+        self.assertFalse(AuditEntry.objects.exists())
+
+    def test_a_blocked_account_is_refused_in_a_sentence(self):
+        name = f"Side blocked bot {uuid.uuid4().hex[:6]}"
+        user, password = self.server.bot_password(name, "bot-account-password")
+        self.server.block(name)
+        claim = self.claim("It is made of red stone")
+        with override_settings(SIDE_WIKI_USERNAME=user, SIDE_WIKI_PASSWORD=password):
+            response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+        self.assertContains(response, "The tool&#x27;s account is blocked from editing on the wiki", status_code=502)
+        self.assertContains(response, "An admin of the wiki can lift the block", status_code=502)
+        self.assertNotIn("failed verification", self.wiki_text())
+
     def test_anonymous_and_annotators_cannot_save(self):
         claim = self.claim("It is made of red stone")
         url = reverse("claim_tag", args=[claim.pk])

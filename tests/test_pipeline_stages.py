@@ -52,4 +52,11 @@ class ScanOutcomeTests(SimpleTestCase):
 
     def test_a_scan_whose_every_article_failed_failed(self):
         self.assertEqual(ScanJob().outcome(self.progress(scan=(3, 3, 3))),
-                         (ScanJob.Status.FAILED, "all 3 articles failed"))
+                         (ScanJob.Status.FAILED, "none of the 3 articles could be scanned"))
+
+    def test_counts_of_one_are_said_in_the_singular(self):
+        status, reason = ScanJob().outcome(self.progress(verify=(9, 9, 1), suggest=(2, 2, 1)))
+        self.assertEqual((status, reason), (ScanJob.Status.PARTIAL,
+                                            "1 claim could not be verified; 1 suggestion search failed"))
+        self.assertEqual(ScanJob().outcome(self.progress(scan=(1, 1, 1))),
+                         (ScanJob.Status.FAILED, "the article could not be scanned"))

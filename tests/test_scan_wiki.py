@@ -114,6 +114,24 @@ class ScanInputTests(TestCase):
         self.assertEqual(sorted(i.title for i in items), sorted([
             "Arle Valley Railway", LIGHTHOUSE, "Kellhaven Rowing Club", "Margaret Ellery", "River Arle"]))
 
+    def test_a_category_that_does_not_exist_fails_the_scan_saying_so(self):
+        job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="No such category here",
+                           enqueue=False)
+        self.assertEqual(scan_expand(job=job), [])
+        job.refresh_from_db()
+        self.assertEqual(job.status, ScanJob.Status.FAILED)
+        self.assertEqual(job.reason, "Category:No such category here does not exist on the wiki: "
+                                     "check the category's name")
+
+    def test_an_empty_category_is_done_with_nothing_to_scan(self):
+        self.server.edit("Category:Scan input empty", "A category that no article is in.")
+        job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="Scan input empty",
+                           enqueue=False)
+        self.assertEqual(scan_expand(job=job), [])
+        job.refresh_from_db()
+        self.assertEqual((job.status, job.reason),
+                         (ScanJob.Status.DONE, "nothing to scan: Category:Scan input empty has no articles"))
+
     def test_a_recent_changes_scan_starts_with_the_latest_edit(self):
         self.server.edit("Scan input recent", "Fresh page.<ref>{{cite web|url=https://example.org/r}}</ref>")
         job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.RECENT, limit=5, enqueue=False)
@@ -173,9 +191,14 @@ class BadInputScanTests(TestCase):
         scan_job(job.items.get().pk)
         scanned = job.items.get()
         self.assertEqual(scanned.status, ScanItem.Status.FAILED)
-        self.assertIn("unreachable after 2 attempts", scanned.reason)
+        self.assertIn("did not answer after 2 tries", scanned.reason)
         job.refresh_from_db()
         self.assertEqual(job.status, ScanJob.Status.FAILED)
+        # One sentence, the article's own reason: no exception names or urllib3 internals.
+        self.assertTrue(job.reason.startswith("the article could not be scanned: the wiki at "
+                                              "http://127.0.0.1:9/api.php did not answer"), job.reason)
+        for internal in ("ConnectionError", "HTTPConnectionPool", "Max retries"):
+            self.assertNotIn(internal, job.reason)
 
 
 class NewRevisionTests(TestCase):

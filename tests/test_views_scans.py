@@ -5,7 +5,7 @@ import django_rq
 from django.test import Client, TestCase
 from django.urls import reverse
 
-from sideapp.models import ScanJob
+from sideapp.models import ScanItem, ScanJob, Wiki
 from tests.users import PASSWORD, cast
 
 
@@ -60,3 +60,30 @@ class ScanPageTests(TestCase):
         self.assertNotContains(response, "<html")
         self.assertContains(response, "&lt;script&gt;x&lt;/script&gt;")
         self.assertNotContains(response, "<script>x</script>")
+
+    def test_the_scan_page_says_where_the_scan_stands_not_that_it_was_queued(self):
+        admin = self.login("admin")
+        with self.captureOnCommitCallbacks(execute=True):
+            response = admin.post(reverse("scan_list"), {"kind": "titles", "titles": "River Arle"}, follow=True)
+        html = " ".join(response.content.decode().split())
+        self.assertIn('<span class="status queued">Queued</span> <span class="scan-reason">Waiting for a worker', html)
+        job = ScanJob.objects.get()
+        self.assertNotIn(f"Scan {job.pk} queued", html)  # a banner that would outlive the state
+        ScanItem.objects.filter(job=job).update(status=ScanItem.Status.DONE)
+        job.finish(ScanJob.Status.DONE)
+        done = admin.get(reverse("scan_detail", args=[job.pk]), HTTP_HX_REQUEST="true").content.decode()
+        self.assertIn("1 article read and their claims checked.", done)
+        self.assertIn("Scan these articles again", done)
+        self.assertNotIn("hx-trigger", done)  # the page stops asking once the scan has ended
+
+    def test_a_scan_that_never_got_its_list_shows_one_status_and_no_empty_table(self):
+        wiki = Wiki.objects.create(api_url="http://127.0.0.1:9/api.php")
+        for status, reason in ((ScanJob.Status.FAILED, "Category:Nope does not exist on the wiki"),
+                               (ScanJob.Status.DONE, "nothing to scan: Category:Empty has no articles")):
+            job = ScanJob.objects.create(wiki=wiki, kind=ScanJob.Kind.CATEGORY, params={"category": "Nope"})
+            job.finish(status, reason)
+            html = self.login("admin").get(reverse("scan_detail", args=[job.pk])).content.decode()
+            self.assertIn(reason[0].upper() + reason[1:] + ".", html)
+            self.assertNotIn("Waiting for the list of articles", html)
+            self.assertNotIn("Scan these articles again", html)
+            self.assertIn("Ask the wiki again", html)

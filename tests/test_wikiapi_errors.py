@@ -87,17 +87,25 @@ class WikiClientFailureTests(SimpleTestCase):
 
     def test_it_retries_an_unreachable_wiki_with_doubling_backoff_then_says_so(self):
         client, sleeps = self.wiki_client(f"http://127.0.0.1:{free_port()}/api.php")
-        with self.assertRaisesRegex(WikiUnavailable, r"did not answer.*unreachable after 3 attempts"):
+        said = r"did not answer after 3 tries \(the connection to .* was refused"
+        with self.assertRaisesRegex(WikiUnavailable, said):
             client.page("Anything")
         self.assertEqual(sleeps, [0.5, 1.0])
 
     def test_it_reports_a_server_that_answers_with_an_error_page(self):
         _Broken.mode, _Broken.hits = "html", 0
         client, sleeps = self.wiki_client(self.api)
-        with self.assertRaises(WikiUnavailable):
+        with self.assertRaisesRegex(WikiUnavailable, r"did not answer after 3 tries \(it answered with an HTTP 500 "
+                                                     r"error\)\. Check the address of its api\.php"):
             client.page("Anything")
         self.assertEqual(_Broken.hits, 3)
         self.assertEqual(len(sleeps), 2)
+
+    def test_a_page_that_is_not_the_api_is_named_as_such(self):
+        _Broken.mode = "page"  # 200, but HTML
+        client, _ = self.wiki_client(self.api, retries=1)
+        with self.assertRaisesRegex(WikiUnavailable, "did not answer when asked once .*not a MediaWiki API answer"):
+            client.page("Anything")
 
     def test_it_gives_up_on_a_slow_wiki_after_the_timeout(self):
         _Broken.mode = "slow"

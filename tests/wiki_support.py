@@ -41,3 +41,26 @@ def scan_titles(server: MediaWikiServer, *titles: str) -> ScanJob:
 
 def item(job: ScanJob, title: str) -> ScanItem:
     return job.items.select_related("article", "revision").get(title=title)
+
+
+def page_for_edits(test, prefix: str, *, protect: bool = False) -> tuple[MediaWikiServer, str]:
+    """A new page (test_edits_wiki.PAGE) on the shared test wiki, protected if asked, then
+    scanned; the browser tests' bot account is the configured one until `test` ends."""
+    import uuid
+
+    from django.test import override_settings
+
+    from tests.test_edits_wiki import PAGE
+
+    server = shared_test_wiki()
+    bot_user, bot_password = server.bot_password("Side browser bot", "bot-account-password")
+    title = f"{prefix} {uuid.uuid4().hex[:8]}"
+    server.edit(title, PAGE)
+    if protect:
+        server.protect(title)  # which writes a revision of its own: scanned below
+    settings = override_settings(SIDE_WIKI_API_URL=server.api_url, SIDE_WIKI_USERNAME=bot_user,
+                                 SIDE_WIKI_PASSWORD=bot_password)
+    settings.enable()
+    test.addCleanup(settings.disable)
+    scan_titles(server, title)
+    return server, title

@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Count
+from django.utils import timezone
 
-from sideapp.annotation.models import Assignment, Item, Vote, VoteRevision
+from sideapp.annotation.models import Assignment, Evidence, Item, Kind, SkipReason, Vote, VoteRevision
 from sideapp.claims.selectors import evidence_parts
 from sideapp.sources.models import SourceDocument
 
@@ -102,8 +103,40 @@ def _revision_counts() -> dict[int, int]:
     return dict(VoteRevision.objects.values("vote_id").annotate(n=Count("pk")).values_list("vote_id", "n"))
 
 
+_SCREEN_WORDS = {"equal": "both supported it equally", "neither": "neither supported it"}
+
+
 def recent_votes(*, annotator, limit: int = 10) -> list[dict]:
-    """The annotator's own latest votes, in their screen terms."""
-    votes = (Vote.objects.filter(annotator=annotator).select_related("item__claim")
+    """The annotator's own latest votes in words, in their screen terms (A, B) with the
+    sources named as the item showed them: never which side was the wiki's."""
+    sides = ("wiki_source", "suggested_source")
+    votes = (Vote.objects.filter(annotator=annotator)
+             .select_related("item__claim", *(f"item__{side}__document" for side in sides))
+             .defer(*(f"item__{side}__document__text" for side in sides))
              .order_by("-created_at", "-pk")[:limit])
-    return [{"vote": v, "claim": v.item.claim.text, **screen_answer(v)} for v in votes]
+    return [{"vote": v, "claim": v.item.claim.text, **_answer_words(v)} for v in votes]
+
+
+def _answer_words(vote: Vote) -> dict:
+    answer = screen_answer(vote)
+    if vote.is_skip:
+        return {"answer": f"skipped: {SkipReason(vote.skip_reason).label}" if vote.skip_reason else "skipped",
+                "evidence": ""}
+    names = {letter: _side(vote.item, "wiki" if (letter == "A") == vote.wiki_left else "suggested", letter)["title"]
+             for letter in "AB"}
+    preferred = answer["preference"].upper()
+    words = (f"preferred {preferred}, “{names[preferred]}”" if preferred in names
+             else _SCREEN_WORDS.get(answer["preference"], answer["preference"]))
+    evidence = "; ".join(f"{letter} had {Evidence(answer[f'evidence_{letter.lower()}']).label}"
+                         for letter in "AB" if answer.get(f"evidence_{letter.lower()}"))
+    return {"answer": words, "evidence": evidence}
+
+
+def items_waiting(*, annotator, cap: int) -> int:
+    """How many items the annotator could be given now (their open one, and unseen items
+    that still want votes), counted up to `cap`: the home page's "where to start"."""
+    open_now = Assignment.objects.filter(annotator=annotator, state=Assignment.State.OPEN,
+                                         expires_at__gte=timezone.now()).exists()
+    unseen = (Item.objects.exclude(assignments__annotator=annotator).exclude(kind=Kind.GOLD)
+              .filter(taken__lt=settings.SIDE_ANNOTATION_VOTES_PER_ITEM))
+    return min(cap, int(open_now) + unseen.values("pk").order_by()[:cap].count())

@@ -22,7 +22,8 @@ from sideapp.web.shortcuts import render_page
 
 KEYS = [("a / b", "A or B supports the claim better"), ("e / n", "both equally / neither"),
         ("1 2 3", "A has enough / partial / no evidence"), ("7 8 9", "B has enough / partial / no evidence"),
-        ("Enter", "submit"), ("s", "skip (choose a reason, then Enter)"), ("u", "undo: reopen your last vote"),
+        ("Enter", "submit"), ("s", "skip (choose a reason, then Enter)"),
+        ("u", "undo: reopen your last vote (not a skip)"),
         ("?", "this legend and the guidelines")]
 
 PREFERENCE_KEYS = [(value, label, key) for (value, label), key in zip(SCREEN_PREFERENCES, "aben")]
@@ -97,9 +98,13 @@ def _store(request, form: AnswerForm) -> str:
 @role_required(ANNOTATOR)
 @require_POST
 def undo(request):
-    last = services.revisable_votes(annotator=request.user).first()
+    """Reopen the last vote that chose something: a skip passed an item by, and undoing
+    "my last vote" right after one means the answer given before it."""
+    votes = list(services.revisable_votes(annotator=request.user))
+    last = next((vote for vote in votes if not vote.is_skip), None)
     if last is None:
-        messages.info(request, "You have no vote to undo.")
+        messages.info(request, "Your last answers were all skips; open one from your recent votes to answer it."
+                      if votes else "You have no vote to undo yet.")
         return redirect("annotation:annotate")
     return redirect(f"{reverse('annotation:annotate')}?revise={last.pk}")
 
@@ -134,8 +139,10 @@ def results_page(request):
                                  [lab["label"] for lab in data["evidence"][0]["labels"]]),
         "overall": share_bars("Overall shares", [
             ("suggested wins", data["overall"]["suggested"]), ("ties", data["overall"]["ties"]),
-            ("neither", data["overall"]["neither"]), ("left side wins", data["position"]["left"]),
-            ("verifier's passage", data["control"]["suggested"])]),
+            ("neither", data["overall"]["neither"]), ("verifier's passage", data["control"]["suggested"])]),
+        # A check of the annotators, not a result about the sources: drawn on its own.
+        "position": share_bars("Share of decisive votes for the source shown on the left",
+                               [("left side wins", data["position"]["left"])]),
     }
     return render(request, "annotation/results.html", {**data, "charts": charts})
 

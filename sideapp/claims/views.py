@@ -4,6 +4,7 @@ from dataclasses import replace
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from sideapp.claims import selectors as browse
@@ -14,6 +15,7 @@ from sideapp.claims.wording import claim_page
 from sideapp.scans.selectors import several_wikis
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.paging import capped_page
+from sideapp.web.errors import mark_fragment
 from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 
 
@@ -48,19 +50,21 @@ def claim_dismiss(request, pk: int):
     claim = found_or_404(browse.claim_detail, pk)
     form = DismissForm(request.POST)
     if not form.is_valid():
-        return _answer(request, claim, error="Choose a reason to dismiss it.")
+        return _answer(request, claim, error="Choose a reason to dismiss it.",
+                       about_suggestion=bool(request.POST.get("suggestion")))
     spk = form.cleaned_data.get("suggestion")
     suggestion = next((s for s in claim.suggestions.all() if s.pk == spk), None) if spk else None
     if spk and suggestion is None:
-        return _answer(request, claim, error="That suggestion is no longer there.")
+        return _answer(request, claim, error="That suggestion is no longer there.", about_suggestion=True)
     try:
         claim_review_save(claim=claim, user=request.user, kind=ClaimReview.Kind.DISMISSED,
                           reason=form.cleaned_data["reason"], note=form.cleaned_data["note"],
                           suggestion=suggestion)
     except ReviewRefused as exc:
-        return _answer(request, claim, error=f"Not saved: {exc}.")
-    what = "Suggestion dismissed" if suggestion else "Flag dismissed; it is hidden from your list"
-    return _answer(request, claim, done=what + ".")
+        return _answer(request, claim, error=f"Not saved: {exc}.", about_suggestion=bool(spk))
+    what = ("Suggestion dismissed; it moved to the end of the list" if suggestion
+            else "Flag dismissed; it is hidden from your list")
+    return _answer(request, claim, done=what + ".", about_suggestion=suggestion is not None)
 
 
 @role_required(EDITOR)
@@ -78,15 +82,20 @@ def claim_review_undo(request, pk: int):
     claim = found_or_404(browse.claim_detail, pk)
     spk = request.POST.get("suggestion")
     suggestion = next((s for s in claim.suggestions.all() if str(s.pk) == spk), None) if spk else None
+    if spk and suggestion is None:  # not the flag's judgement instead
+        return _answer(request, claim, error="That suggestion is no longer there.", about_suggestion=True)
     claim_review_clear(claim=claim, user=request.user, suggestion=suggestion)
-    return _answer(request, claim, done="Your judgement was taken back.")
+    return _answer(request, claim, done="Your judgement was taken back.", about_suggestion=suggestion is not None)
 
 
-def _answer(request, claim, *, done: str = "", error: str = ""):
-    """htmx gets the claim's review panel again; a plain form post goes back to the page."""
+def _answer(request, claim, *, done: str = "", error: str = "", about_suggestion: bool = False):
+    """htmx gets the part of the page that was acted on again (the review panel, or the
+    suggestions, re-ordered); a plain form post goes back to that part of the page."""
     if is_htmx(request):
         claim = browse.claim_detail(claim.pk)
         context = {**claim_page(claim, request.user), "done": done, "error": error}
-        return render(request, "partials/claim_reviews.html", context, status=400 if error else 200)
+        partial = "partials/claim_suggestions.html" if about_suggestion else "partials/claim_reviews.html"
+        response = render(request, partial, context, status=400 if error else 200)
+        return mark_fragment(response) if error else response
     (messages.error if error else messages.success)(request, error or done)
-    return redirect("claim_detail", pk=claim.pk)
+    return redirect(reverse("claim_detail", args=[claim.pk]) + ("#suggestions" if about_suggestion else ""))

@@ -54,7 +54,9 @@ def claim_page(claim: Claim, user) -> dict:
         "citations": [{"link": link, "citation": link.citation, "source": link.citation.source,
                        "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
-        "suggestions": [_suggestion(s, claim, user) for s in claim.suggestions.all()],
+        # The ones this editor dismissed go last, folded: what is still to judge comes first.
+        "suggestions": sorted((_suggestion(s, claim, user) for s in claim.suggestions.all()),
+                              key=lambda item: item["mine"] is not None),
         "is_current": claim.current,
         "saving_off": saving_off_reason(wiki),
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
@@ -68,10 +70,10 @@ def claim_page(claim: Claim, user) -> dict:
 
 
 def _suggestion(suggestion, claim: Claim, user) -> dict:
-    mine = next((r for r in claim.reviews.all() if r.suggestion_id == suggestion.pk and r.user_id == user.pk),
-                None)
-    dismissed = sum(1 for r in claim.reviews.all() if r.suggestion_id == suggestion.pk)
-    return {"suggestion": suggestion, "why": _why(suggestion, claim), "mine": mine, "dismissed": dismissed,
+    reviews = [r for r in claim.reviews.all() if r.suggestion_id == suggestion.pk]
+    mine = next((r for r in reviews if r.user_id == user.pk), None)
+    return {"suggestion": suggestion, "why": _why(suggestion, claim), "mine": mine, "dismissed": len(reviews),
+            "others": [r for r in reviews if r is not mine],
             "evidence": _evidence(suggestion.verdict, suggestion.evidence)}
 
 

@@ -23,8 +23,7 @@ def corpus(request):
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         record = import_request(upload=form.cleaned_data["file"], user=request.user)
-        messages.success(request, f"Import of {record.name} queued.")
-        return redirect("corpus_import", pk=record.pk)
+        return redirect("corpus_import", pk=record.pk)  # whose status says it is queued, then how far
     replicas = list(selectors.replica_list())
     context = {"form": form, "imports": selectors.import_list(), "replicas": replicas,
                "syncing": any(r.syncing for r in replicas), **selectors.corpus_summary()}

@@ -3,9 +3,11 @@ and an article's talk-page report. Every failure is shown as a sentence."""
 from __future__ import annotations
 
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
@@ -15,7 +17,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.scans.wikiapi import EditConflict, WikiError
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
-from sideapp.web.shortcuts import found_or_404
+from sideapp.web.shortcuts import found_or_404, is_htmx
 from verifier_core.wikitext.report import flagged_claims_table
 
 _ACTION_LABELS = {
@@ -95,9 +97,15 @@ def _diff_lines(diff: str) -> list[tuple[str, str]]:
 
 
 @role_required(EDITOR)
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 def article_report(request, pk: int):
+    """GET shows the report (reading writes nothing); the Copy button POSTs, which is
+    what the audit log records."""
     article = found_or_404(selectors.article_for_report, pk)
+    if request.method == "POST":
+        audit_record(user=request.user, action=AuditEntry.Action.REPORT, article=article,
+                     detail=f"{len(selectors.report_rows(article))} flagged claims")
+        return HttpResponse(status=204) if is_htmx(request) else redirect("article_report", pk=pk)
     rows = selectors.report_rows(article)
     revision = article.current_revision
     wikitext = flagged_claims_table(
@@ -105,9 +113,8 @@ def article_report(request, pk: int):
         checked=timezone.localdate(article.last_scanned_at) if article.last_scanned_at
         else timezone.localdate(),
     )
-    audit_record(user=request.user, action=AuditEntry.Action.REPORT, article=article,
-                 detail=f"{len(rows)} flagged claims")
     if request.GET.get("format") == "wikitext":
         return HttpResponse(wikitext, content_type="text/plain; charset=utf-8")
+    back = f"{reverse('claim_list')}?{urlencode({'show': 'all', 'article': article.title})}"
     return render(request, "edits/report.html",
-                  {"article": article, "rows": rows, "wikitext": wikitext})
+                  {"article": article, "rows": rows, "wikitext": wikitext, "back": back})

@@ -6,8 +6,9 @@ from sideapp.scans.models import ScanJob
 
 
 class ScanRequestForm(forms.Form):
-    kind = forms.ChoiceField(choices=ScanJob.Kind.choices, initial=ScanJob.Kind.TITLES,
-                             widget=forms.RadioSelect)
+    kind = forms.ChoiceField(choices=[(ScanJob.Kind.TITLES, "These titles"), (ScanJob.Kind.CATEGORY, "A category"),
+                                      (ScanJob.Kind.RECENT, "The latest edits (recent changes)")],
+                             initial=ScanJob.Kind.TITLES, widget=forms.RadioSelect, label="Scan")
     titles = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}),
                              help_text="One title per line.")
     category = forms.CharField(required=False, max_length=255)

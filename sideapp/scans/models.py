@@ -9,9 +9,13 @@ from django.utils import timezone
 
 from sideapp.pipeline.names import StageName
 
-# What a scan's final reason says about a stage that had failures.
-_FAILURES = ((StageName.VERIFY, "claims could not be verified"),
-             (StageName.SUGGEST, "suggestion searches failed"))
+# What a scan's final reason says about a stage that had failures: (one, several).
+_FAILURES = ((StageName.VERIFY, ("claim could not be verified", "claims could not be verified")),
+             (StageName.SUGGEST, ("suggestion search failed", "suggestion searches failed")))
+
+
+def counted(n: int, one: str, several: str) -> str:
+    return f"{n} {one if n == 1 else several}"
 
 
 class Wiki(models.Model):
@@ -93,6 +97,7 @@ class ScanJob(models.Model):
         CANCELLED = "cancelled"
 
     OPEN = (Status.QUEUED, Status.RUNNING)
+    _WORDS = {Status.PARTIAL: "Partly done"}  # the rest read well as their labels
     RERUNNABLE = (Status.DONE, Status.PARTIAL, Status.FAILED, Status.CANCELLED)
 
     wiki = models.ForeignKey(Wiki, on_delete=models.CASCADE, related_name="scan_jobs")
@@ -117,6 +122,10 @@ class ScanJob(models.Model):
     def is_open(self) -> bool:
         return self.status in self.OPEN
 
+    @property
+    def status_words(self) -> str:
+        return self._WORDS.get(self.status, self.get_status_display())
+
     def outcome(self, progress: dict[str, dict[str, int]]) -> tuple[str, str] | None:
         """The final (status, reason) once every stage of every article has ended, from
         the job's progress ({stage: {done, total, failed}}); None while work remains."""
@@ -125,11 +134,19 @@ class ScanJob(models.Model):
             return None
         failed, total = scanned["failed"], scanned["total"]
         if failed == total:
-            return self.Status.FAILED, f"all {total} articles failed"
+            return self.Status.FAILED, self._all_failed(total)
         problems = [f"{failed} of {total} articles failed"] if failed else []
-        problems += [f"{progress[stage]['failed']} {what}" for stage, what in _FAILURES
+        problems += [counted(progress[stage]["failed"], *what) for stage, what in _FAILURES
                      if progress[stage]["failed"]]
         return (self.Status.PARTIAL if problems else self.Status.DONE), "; ".join(problems)
+
+    def _all_failed(self, total: int) -> str:
+        """The reason of a scan none of whose articles could be read, with the articles'
+        own reason when they share one (a wiki that did not answer fails them all alike)."""
+        said = "the article could not be scanned" if total == 1 else f"none of the {total} articles could be scanned"
+        reasons = list(self.items.filter(status=ScanItem.Status.FAILED).values_list("reason", flat=True)
+                       .distinct()[:2]) if self.pk else []
+        return f"{said}: {reasons[0]}" if len(reasons) == 1 and reasons[0] else said
 
     def finish(self, status: str, reason: str = "") -> bool:
         """End the job with its final status and a reason a user can read. Only an open

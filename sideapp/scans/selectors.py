@@ -4,7 +4,8 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 
 from sideapp.claims.models import Claim
-from sideapp.scans.models import ScanItem, ScanJob, Wiki
+from sideapp.pipeline.names import StageName
+from sideapp.scans.models import ScanItem, ScanJob, Wiki, counted
 from sideapp.scans.wikis import saving_off_reason, wiki_is_configured
 from sideapp.sources.models import Source
 
@@ -30,11 +31,42 @@ def job_sources(job: ScanJob) -> QuerySet[Source]:
 
 
 def scan_status(job: ScanJob, *, progress: dict) -> dict:
-    """Everything the scan page shows, read at once (`progress`: the pipeline's
-    done / total per stage)."""
-    return {"job": job, "items": scan_items(job), "progress": progress,
-            "running": job.is_open, "rerunnable": job.status in ScanJob.RERUNNABLE,
+    """Everything the scan page shows, read at once (`progress`: the pipeline's done /
+    total per stage): one status and one sentence about the present, and the actions
+    that fit it."""
+    items = list(scan_items(job))
+    return {"job": job, "items": items, "progress": progress, "headline": scan_headline(job, progress),
+            "running": job.is_open, "rerun": rerun_label(job, has_items=bool(items)),
             "failed_sources": failed_sources(job)}
+
+
+def scan_headline(job: ScanJob, progress: dict) -> str:
+    """What the scan is doing now, or how it ended, as a clause."""
+    scanned = progress[StageName.SCAN]
+    if job.status == ScanJob.Status.QUEUED:
+        return "waiting for a worker to start it"
+    if job.status == ScanJob.Status.RUNNING:
+        if not scanned["total"]:
+            return "asking the wiki for the list of articles"
+        if scanned["done"] < scanned["total"]:
+            return f"{scanned['done']} of {counted(scanned['total'], 'article', 'articles')} read"
+        return "every article is read; their sources and claims are being checked"
+    if job.status == ScanJob.Status.CANCELLED:
+        busy = job.items.filter(status=ScanItem.Status.RUNNING).count()
+        return job.reason + (f"; {counted(busy, 'article', 'articles')} already being read will finish"
+                             if busy else "")
+    if job.status == ScanJob.Status.DONE and not job.reason:
+        return f"{counted(scanned['total'], 'article', 'articles')} read and their claims checked"
+    return job.reason
+
+
+def rerun_label(job: ScanJob, *, has_items: bool) -> str:
+    """The words of the button that runs a finished scan again ("" when none fits)."""
+    if job.status not in ScanJob.RERUNNABLE:
+        return ""
+    if not has_items:  # the list of articles never came: ask for it again
+        return "Ask the wiki again"
+    return "Scan these articles again" if job.status == ScanJob.Status.DONE else "Retry what failed"
 
 
 def failed_sources(job: ScanJob, limit: int = 200) -> list[Source]:

@@ -15,7 +15,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.selectors import job_claims, job_sources
-from sideapp.scans.wikiapi import PageData, WikiClient, WikiError
+from sideapp.scans.wikiapi import PageData, WikiClient, WikiError, category_title
 from sideapp.scans.wikis import client_for
 from sideapp.sources.models import Source
 from verifier_core.wikitext import extract
@@ -83,6 +83,8 @@ def scan_rerun(*, job: ScanJob, user=None) -> ScanJob:
         else:
             again = scan_request(wiki=job.wiki, kind=job.kind, category=job.params.get("category", ""),
                                  limit=int(job.params.get("limit") or 50), user=user)
+        again.params["retry_of"] = job.pk  # the scan page says which scan it retries
+        again.save(update_fields=["params"])
         audit_record(user=user, action=AuditEntry.Action.SCAN_RERUN, detail=f"scan {again.pk} retries scan {job.pk}")
     return again
 
@@ -118,7 +120,9 @@ def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanI
         job.finish(ScanJob.Status.FAILED, str(exc))
         return []
     if not titles:
-        job.finish(ScanJob.Status.DONE, "nothing to scan: no matching articles")
+        where = (f"{category_title(job.params['category'])} has no articles"
+                 if job.kind == ScanJob.Kind.CATEGORY else "the wiki lists no recent edits of articles")
+        job.finish(ScanJob.Status.DONE, f"nothing to scan: {where}")
         return []
     ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in titles], ignore_conflicts=True)
     return list(job.items.all())

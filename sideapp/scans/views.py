@@ -25,7 +25,8 @@ def scan_list(request):
             titles=data["title_list"], category=data.get("category") or "",
             limit=data.get("limit") or 50, user=request.user,
         )
-        messages.success(request, f"Scan {job.pk} queued.")
+        # No flash message: the scan page says where the scan stands, and a banner
+        # "queued" would outlive the state it describes.
         return redirect("scan_detail", pk=job.pk)
     return render(request, "scans/list.html", {"form": form, "jobs": selectors.scan_list()})
 
@@ -33,17 +34,16 @@ def scan_list(request):
 @role_required(ADMIN)
 def scan_detail(request, pk: int):
     job = found_or_404(selectors.scan_detail, pk)
-    return render_page(request, "scans/detail.html", "partials/scan_status.html", selectors.scan_status(job, progress=scan_progress(job=job)))
+    context = selectors.scan_status(job, progress=scan_progress(job=job))
+    return render_page(request, "scans/detail.html", "partials/scan_status.html", context)
 
 
 @role_required(ADMIN)
 @require_POST
 def scan_cancel_view(request, pk: int):
     job = found_or_404(selectors.scan_detail, pk)
-    if scan_cancel(job=job, user=request.user):
-        messages.success(request, f"Scan {job.pk} cancelled; an article already being scanned finishes.")
-    else:
-        messages.error(request, f"Scan {job.pk} had already ended.")
+    if not scan_cancel(job=job, user=request.user):
+        messages.error(request, f"Scan {job.pk} had already ended; there was nothing left to cancel.")
     return redirect("scan_detail", pk=job.pk)
 
 
@@ -56,8 +56,8 @@ def scan_rerun_view(request, pk: int):
     except ValueError as exc:
         messages.error(request, f"Scan {job.pk} cannot run again yet: {exc}.")
         return redirect("scan_detail", pk=job.pk)
-    messages.success(request, f"Scan {again.pk} queued to retry scan {job.pk}.")
-    return redirect("scan_detail", pk=again.pk)
+    return redirect("scan_detail", pk=again.pk)  # which says what it retries
+
 
 
 @role_required(ADMIN)

@@ -27,6 +27,8 @@ import requests
 from mwclient.errors import APIError, LoginError
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
+from sideapp.scans.refusals import failure_code, refusal_sentence
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _MAX_LAG_WAIT = 120.0  # seconds; a wiki asking for longer is treated as down
@@ -114,6 +116,11 @@ class ClientConfig:
     maxlag: int | None = None  # set on non-interactive clients (scans)
 
 
+def category_title(category: str) -> str:
+    """The category's page title, "Category:" added when the name has no namespace."""
+    return category if ":" in category else f"Category:{category}"
+
+
 def _split_api_url(api_url: str) -> tuple[str, str, str]:
     parts = urlsplit(api_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -140,8 +147,10 @@ def _raise_on_lag(response: requests.Response, *args, **kwargs) -> None:
         raise ServerLagged(float(response.headers.get("retry-after") or 5))
 
 
-_RETRIED = (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, ValueError,
-            ServerLagged)  # ValueError: mwclient's answer to a non-JSON page (an HTML error)
+# InvalidResponse (ValueError in older mwclient): a page that is not JSON, an HTML error
+# page or a site that is not a wiki.
+_RETRIED = (requests.RequestException, mwclient.errors.MaximumRetriesExceeded, mwclient.errors.InvalidResponse,
+            ValueError, ServerLagged)
 
 
 class WikiClient:
@@ -203,9 +212,11 @@ class WikiClient:
         try:
             return retrying(locked)
         except _RETRIED as exc:
+            log.warning("wiki %s at %s failed for good: %r", what, self.config.api_url, exc)
+            tries = "when asked once" if attempts == 1 else f"after {attempts} tries"
             raise WikiUnavailable(
-                f"the wiki at {self.config.api_url} did not answer ({what}); unreachable "
-                f"after {attempts} attempts: {type(exc).__name__}: {exc}"
+                f"the wiki at {self.config.api_url} did not answer {tries} ({_unanswered(exc, self.config)}). "
+                "Check the address of its api.php, or try again later"
             ) from exc
 
     def _wait(self, state: RetryCallState) -> float:
@@ -254,7 +265,9 @@ class WikiClient:
         return _page_data(title, page, redirects)
 
     def category_members(self, category: str, limit: int = 5000) -> list[str]:
-        name = category if ":" in category else f"Category:{category}"
+        """Titles of the articles in `category`; PageMissing when it has none because the
+        wiki has no such category (an empty list means one that exists but is empty)."""
+        name = category_title(category)
         titles: list[str] = []
         params = {"list": "categorymembers", "cmtitle": name, "cmlimit": "max",
                   "cmnamespace": 0, "formatversion": 2}
@@ -264,7 +277,13 @@ class WikiClient:
             if "continue" not in result:
                 break
             params.update(result["continue"])
+        if not titles and not self._exists(name):
+            raise PageMissing(f"{name} does not exist on the wiki: check the category's name")
         return titles[:limit]
+
+    def _exists(self, title: str) -> bool:
+        pages = self._api("query", titles=title, formatversion=2).get("query", {}).get("pages", [])
+        return bool(pages) and not pages[0].get("missing") and not pages[0].get("invalid")
 
     def recent_changes(self, limit: int = 50) -> list[str]:
         """Titles of recently edited or created articles, newest first, without repeats."""
@@ -317,7 +336,7 @@ class WikiClient:
         except APIError as exc:
             raise _edit_error(title, baserevid, exc) from exc
         if result.get("result") != "Success":
-            raise EditRefused(f"the wiki did not save the edit of {title!r}: {result}")
+            raise EditRefused(refusal_sentence(*failure_code(result), title))
         if result.get("nochange"):
             raise EditRefused(f"the page {title!r} already holds this text; nothing to save")
         new = int(result["newrevid"])
@@ -328,6 +347,28 @@ class WikiClient:
         """The wiki's page showing revision `rev_id` against the one before it."""
         index = self.config.api_url[: -len("api.php")] + "index.php"
         return f"{index}?{urlencode({'diff': 'prev', 'oldid': rev_id})}"
+
+
+def _unanswered(exc: Exception, config: ClientConfig) -> str:
+    """Why a wiki did not answer, in words (the exception itself goes to the log)."""
+    host = urlsplit(config.api_url).netloc
+    if isinstance(exc, ServerLagged):
+        return f"its database lagged behind and it asked to wait {exc.seconds:g} s: replication lag"
+    if isinstance(exc, requests.Timeout):
+        return f"nothing came back within {config.timeout:g} seconds: timed out"
+    if isinstance(exc, requests.exceptions.SSLError):
+        return "its HTTPS certificate was not accepted"
+    if isinstance(exc, requests.ConnectionError):
+        if "NameResolution" in repr(exc) or "Name or service not known" in str(exc):
+            return f"the host name {urlsplit(config.api_url).hostname} is not known"
+        return f"the connection to {host} was refused or dropped"
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        code = exc.response.status_code
+        return f"it answered with an HTTP {code} error" + (
+            ": is this the address of its api.php?" if code == 404 else "")
+    if isinstance(exc, (ValueError, mwclient.errors.InvalidResponse)):
+        return "what came back was not a MediaWiki API answer: is this the address of its api.php?"
+    return "it kept answering with errors"
 
 
 def _login_reason(exc: LoginError) -> str:
@@ -349,7 +390,7 @@ def _edit_error(title: str, base: int, exc: APIError) -> WikiError:
                                f"({exc.code}); nothing was saved. Try again.")
     if exc.code == "missingtitle":
         return PageMissing(f"page {title!r} no longer exists on the wiki")
-    return EditRefused(f"the wiki refused the edit of {title!r}: {exc.info} ({exc.code})")
+    return EditRefused(refusal_sentence(exc.code, exc.info, title))
 
 def _page_data(requested: str, page: dict, redirects: list[dict]) -> PageData:
     revision = page["revisions"][0]

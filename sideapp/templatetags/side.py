@@ -39,3 +39,13 @@ def verdict_badge(verdict: str, score: float | None = None, empty: str = "") -> 
     return format_html('{} <meter class="strength" min="0" max="1" value="{}" '
                        'title="strength of support: verifier score {} of 1">{}</meter>',
                        badge, f"{score:.3f}", shown, shown)
+
+
+@register.filter
+def sentence(text: str) -> str:
+    """`text` as a sentence: a capital first, a full stop last (reasons are written as
+    clauses so that they can also follow a colon)."""
+    text = str(text or "").strip()
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?…" else ".")

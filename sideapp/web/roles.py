@@ -35,7 +35,8 @@ def role_required(*roles: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not any(has_role(request.user, role) for role in roles):
-                raise PermissionDenied(f"this page needs the role: {' or '.join(roles)}")
+                raise PermissionDenied(f"this page is for the role {' or '.join(roles)}, which your account "
+                                       f"({request.user.get_username()}) does not have")
             return view(request, *args, **kwargs)
 
         return wrapper
