@@ -32,4 +32,6 @@ urlpatterns = [
     path("annotate/", include("sideapp.annotation.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
+    path("", include("sideapp.api.urls")),
+    path("", include("sideapp.gadget.urls")),
 ]
