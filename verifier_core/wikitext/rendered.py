@@ -71,11 +71,12 @@ def claim_target(page: RenderedPage, *, text: str, urls: set[str], normalise=lam
     claim = _collapse(text)
     best: tuple[tuple[int, int], Run, str] | None = None
     for run in page.runs:
-        if want and {normalise(u) for u in run.urls if u} != want:
+        cited = {normalise(u) for u in run.urls if u}
+        if want and cited and cited != want:
             continue
         tail = _common_tail(page.text[run.block_start:run.at].rstrip(), claim)
-        if not tail:
-            continue
+        if not tail or (want and not cited and tail != claim):
+            continue  # notes without links (a book, an unrendered template): the whole claim only
         rank = (len(tail), run.marker_ids[-1] not in used)
         if best is None or rank > best[0]:
             best = (rank, run, tail)
