@@ -81,6 +81,9 @@ class RenderedRefs(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.note_urls: dict[str, str] = {}
+        self._note_cites: dict[str, str] = {}  # a short footnote's note -> the #CITEREF it links to
+        self._cite_urls: dict[str, str] = {}  # CITEREF id -> the full citation's first external link
+        self._cite = ""
         self._stack: list[tuple[str, str]] = []  # (tag, role): role "marker", "note", "skip" or ""
         self.feed(html)
 
@@ -101,12 +104,20 @@ class RenderedRefs(HTMLParser):
             self.parts.append("\x00" + (attrs.get("href") or "").lstrip("#") + "\x00")
         if self._role() == "note" and tag == "a" and "external" in classes:
             self.note_urls.setdefault(self._note, attrs.get("href") or "")
+        if self._role() == "note" and tag == "a" and (attrs.get("href") or "").startswith("#CITEREF"):
+            self._note_cites.setdefault(self._note, attrs["href"][1:])
+        if tag == "cite" and (attrs.get("id") or "").startswith("CITEREF"):
+            self._cite = attrs["id"]
+        if self._cite and tag == "a" and "external" in classes:
+            self._cite_urls.setdefault(self._cite, attrs.get("href") or "")
         if tag in ("p", "li", "div", "td", "th", "h2", "h3", "dd", "br"):
             self.parts.append("\x01")  # a block boundary: no target crosses it
         if tag not in ("br", "img", "meta", "link", "wbr", "hr", "input"):
             self._stack.append((tag, role))
 
     def handle_endtag(self, tag):
+        if tag == "cite":
+            self._cite = ""
         while self._stack:
             if self._stack.pop()[0] == tag:
                 break
@@ -123,5 +134,6 @@ class RenderedRefs(HTMLParser):
         pattern = re.escape(target) + r" ?((?:\x00[^\x00]*\x00 ?)+)"
         for match in re.finditer(pattern, text):
             notes = re.findall(r"\x00([^\x00]*)\x00", match.group(1))
-            found.append([self.note_urls.get(n, "") for n in notes])
+            found.append([self.note_urls.get(n) or self._cite_urls.get(self._note_cites.get(n, ""), "")
+                          for n in notes])
         return found
