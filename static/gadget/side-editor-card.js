@@ -1,6 +1,6 @@
 	/*
-	 * Side editor gadget, part two (inlined into side-editor.js where it says
-	 * __SIDE_PARTS__): the card of a claim, the preview-and-save dialog of an action, and
+	 * Side editor gadget, part two (inlined into side-editor.js where its placeholder
+	 * comment stands): the card of a claim, the preview-and-save dialog of an action, and
 	 * "check this revision" with its progress.
 	 */
 
@@ -35,7 +35,7 @@
 		button.parentNode.insertBefore( card, button.nextSibling ); // Tab goes from the marker into it
 		button.setAttribute( 'aria-expanded', 'true' );
 		state.open = { claim: claim, marker: button, card: card, opening: true };
-		fitCard( card );
+		fitCard( card, button );
 		setTimeout( function () {
 			if ( state.open ) {
 				state.open.opening = false;
@@ -43,11 +43,16 @@
 		}, 0 );
 	}
 
-	function fitCard( card ) {
-		var rect = card.getBoundingClientRect(), width = document.documentElement.clientWidth;
-		if ( rect.right > width - 8 && window.getComputedStyle( card ).position === 'absolute' ) {
-			card.style.left = Math.max( -rect.left + 8, width - 8 - rect.right ) + 'px';
+	function fitCard( card, button ) {
+		// Under its marker, inside the window; on a phone the stylesheet makes it a bottom sheet.
+		if ( window.getComputedStyle( card ).position !== 'absolute' ) {
+			return;
 		}
+		var width = document.documentElement.clientWidth;
+		var shift = button.getBoundingClientRect().left - card.getBoundingClientRect().left;
+		var right = card.getBoundingClientRect().right + shift;
+		shift -= Math.max( 0, right - ( width - 8 ) );
+		card.style.marginLeft = Math.max( shift, 8 - card.getBoundingClientRect().left ) + 'px';
 	}
 
 	function line( card, className, text ) {

@@ -125,7 +125,7 @@
 	// --- markers --------------------------------------------------------------------
 
 	function runEnd( sup ) {
-		// The last of the footnote markers that follow each other from `sup` on.
+		// The last of the footnote markers that follow each other from this one on.
 		var node = sup, next;
 		for ( ;; ) {
 			next = node.nextSibling;
