@@ -1,0 +1,126 @@
+"""The public findings API under load: 50,000 claims in PostgreSQL, 10 concurrent clients.
+
+    .venv/bin/python bench/bench_findings_api.py [--claims 50000] [--clients 10] [--seconds 20]
+
+Fills its own database (sideeditor_bench_api) with claims spread over 500 articles of one
+wiki known by its identity (100 claims a page, verdicts as a finished scan leaves them,
+a third with suggestions), puts each revision's rendered targets in Redis as the first
+request for a page would (the wiki is asked once per revision; that cold request is timed
+apart below), serves the app with gunicorn as configured in gunicorn.conf.py, and asks for
+the findings of random pages as the gadget does (`?wiki_id=&page_id=&revision=`), from wrk
+and then from Python client threads. Baseline in the same run: the findings of pages whose
+claims are all confidently supported (the same lookups, nothing to list), at the same load.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import wrk  # noqa: E402
+from bench.bench_editor_pages import drive, free_port  # noqa: E402
+from bench.benchdb import fresh_database  # noqa: E402
+from bench.machine import load_line  # noqa: E402
+
+DB_NAME = "sideeditor_bench_api"
+REDIS_DB = "redis://127.0.0.1:6379/13"
+WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
+VERDICTS = ["not_supported", "partially_supported", "supported", "source_unavailable"]
+QUIET = 20  # articles whose claims are all supported: the baseline's pages
+
+
+def fill(claims: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Write the claims; returns (page id, revision id) of the pages with findings and of
+    the quiet ones."""
+    from harness.claims import ClaimRow, add_claims
+    from sideapp.api import cache
+    from sideapp.models import Article, Revision, Wiki
+
+    rng = random.Random(7)
+    wiki = Wiki.objects.create(api_url="http://wiki.bench/api.php", wikiid="benchwiki", name="Bench wiki",
+                               server="http://wiki.bench")
+    per_article, busy, quiet = claims // 500, [], []
+    for a in range(500):
+        article = Article.objects.create(wiki=wiki, title=f"Bench {rng.choice(WORDS).title()} {a}", page_id=1000 + a)
+        revision = Revision.objects.create(article=article, rev_id=5000 + a, wikitext="")
+        article.current_revision = revision
+        article.save(update_fields=["current_revision"])
+        calm = a < QUIET
+        rows = [ClaimRow(f"The {rng.choice(WORDS)} {n} opened in {1800 + rng.randrange(200)} near the "
+                         f"{rng.choice(WORDS)}.", "supported" if calm else rng.choice(VERDICTS), rng.random(),
+                         [rng.choice(["History", "Design"])], cited_url=f"http://s.bench/{a}/{n}",
+                         suggestion_url=f"http://g.bench/{a}/{n}" if n % 3 == 0 else "", better=n % 6 == 0)
+                for n in range(per_article)]
+        made = add_claims(article, revision, rows, first=a * per_article)
+        cache.keep_json(f"side:api:targets:{revision.pk}", {
+            str(c.pk): {"text": c.text, "after": f"cite_ref-{n}", "urls": [r.cited_url], "whole": True}
+            for n, (c, r) in enumerate(zip(made, rows))}, seconds=3600)
+        (quiet if calm else busy).append((article.page_id, revision.rev_id))
+    return busy, quiet
+
+
+def paths(pages: list[tuple[int, int]]) -> list[str]:
+    return [f"/api/v1/findings?wiki_id=benchwiki&page_id={p}&revision={r}" for p, r in pages]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--claims", type=int, default=50_000)
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    print(load_line("before the run"))
+    subprocess.run(["redis-cli", "-n", REDIS_DB.rsplit("/", 1)[1], "flushdb"], check=True, stdout=subprocess.DEVNULL)
+    env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB)
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
+    import django
+
+    django.setup()
+    started = time.perf_counter()
+    busy, quiet = fill(args.claims)
+    print(f"filled {args.claims} claims in {time.perf_counter() - started:.0f} s")
+    subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
+                               "--log-level", "warning"], env=env, cwd=ROOT)
+    try:
+        time.sleep(4)
+        base = f"http://127.0.0.1:{port}"
+        print(f"command: .venv/bin/python bench/bench_findings_api.py --claims {args.claims} "
+              f"--clients {args.clients} --seconds {args.seconds:g}")
+        import requests
+
+        sessions = [requests.Session() for _ in range(args.clients)]
+        cookies = [f"bench=client{n}" for n in range(args.clients)]  # the API ignores them
+        sample = sessions[0].get(base + paths(busy[:1])[0]).json()
+        print(f"a page's answer: {len(sample['claims'])} findings of 100 claims, "
+              f"{len(sessions[0].get(base + paths(busy[:1])[0]).content) // 1024} KB")
+        if not wrk.available():
+            print(wrk.MISSING)
+        print(f"| request ({args.clients} concurrent clients, {args.claims:,} claims) | wrk: p50 ms | p95 ms | req/s "
+              "| Python client threads: p50 ms | p95 ms | req/s | errors |")
+        print("|---|---|---|---|---|---|---|---|")
+        kinds = {"baseline: findings of a page with nothing to list (same lookups)": paths(quiet),
+                 "findings of a page (about 75 findings, citations, suggestions, actions)": paths(busy)}
+        for name, kind_paths in kinds.items():
+            w = (wrk.run(base, cookies, seconds=args.seconds, paths=kind_paths) if wrk.available()
+                 else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
+            r = drive(base, kind_paths, sessions, args.seconds)
+            print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
+                  f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(load_line("after the run"))
+
+
+if __name__ == "__main__":
+    main()
