@@ -166,10 +166,11 @@
 	}
 
 	function locate( claim, runs ) {
-		// The scanned revision's marker ids hold on that revision; on a newer one the text
+		// The scanned revision's marker ids hold on that revision; on another one the text
 		// before the marker must still read as the claim, else the claim is looked for.
 		var sup = claim.after && document.getElementById( claim.after );
-		if ( sup && content.contains( sup ) && ( !state.findings.stale || endsWithTarget( sup, claim.target ) ) ) {
+		var same = state.findings.revision === cfg.wgRevisionId;
+		if ( sup && content.contains( sup ) && ( same || endsWithTarget( sup, claim.target ) ) ) {
 			return runEnd( sup );
 		}
 		if ( !claim.target ) {
