@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_editor_pages import free_port  # noqa: E402
 from bench.bench_pipeline import SOURCES_HOST, article_text, make_sources  # noqa: E402
-from bench.benchdb import fresh_database, manage  # noqa: E402
+from bench.benchdb import fresh_database, manage, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
+REDIS_DB = own_redis()
 DB_NAME = "sideeditor_bench_check"
-REDIS_DB = "redis://127.0.0.1:6379/14"
 TITLE, WARM = "Bench article", "Warm-up article"
 
 
@@ -91,7 +91,7 @@ def main() -> None:
             wiki.load_pages(demo_templates())
             wiki.load_pages({TITLE: article_text(server.base_url, pages),
                              WARM: article_text(server.base_url, pages[:3])})
-            subprocess.run(["redis-cli", "-n", "14", "flushdb"], check=True, stdout=subprocess.DEVNULL)
+            redis_forget(REDIS_DB)
             env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB, SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
                                  SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"),
                                  SIDE_WIKI_API_URL=wiki.api_url)

@@ -113,6 +113,21 @@ def drive(base: str, paths: list[str], sessions: list, seconds: float) -> dict:
             "p50": statistics.median(ordered) * 1000, "p95": ordered[int(len(ordered) * 0.95)] * 1000}
 
 
+def print_load_table(base: str, kinds: dict[str, list[str]], sessions: list, cookies: list[str],
+                     seconds: float, first_column: str) -> None:
+    """One markdown row per kind of request: wrk's figures beside the Python threads'."""
+    if not wrk.available():
+        print(wrk.MISSING)
+    print(f"| {first_column} | wrk: p50 ms | p95 ms | req/s | Python client threads: p50 ms | p95 ms | req/s | errors |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, paths in kinds.items():
+        w = (wrk.run(base, cookies, seconds=seconds, paths=paths) if wrk.available()
+             else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
+        r = drive(base, paths, sessions, seconds)
+        print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
+              f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
+
+
 def page_kinds(pks: list[int]) -> dict[str, list[str]]:
     rng = random.Random(3)
     return {
@@ -155,17 +170,8 @@ def main() -> None:
               f"--clients {args.clients} --seconds {args.seconds:g}")
         sessions = [session(base, n) for n in range(args.clients)]
         cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
-        if not wrk.available():
-            print(wrk.MISSING)
-        print(f"| page ({args.clients} concurrent clients, {len(pks):,} claims) | wrk: p50 ms | p95 ms | req/s "
-              "| Python client threads: p50 ms | p95 ms | req/s | errors |")
-        print("|---|---|---|---|---|---|---|---|")
-        for name, paths in page_kinds(pks).items():
-            w = (wrk.run(base, cookies, seconds=args.seconds, paths=paths) if wrk.available()
-                 else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
-            r = drive(base, paths, sessions, args.seconds)
-            print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
-                  f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
+        print_load_table(base, page_kinds(pks), sessions, cookies, args.seconds,
+                         f"page ({args.clients} concurrent clients, {len(pks):,} claims)")
     finally:
         server.terminate()
         server.wait(timeout=10)

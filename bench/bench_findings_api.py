@@ -24,13 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import wrk  # noqa: E402
-from bench.bench_editor_pages import drive, free_port  # noqa: E402
-from bench.benchdb import fresh_database  # noqa: E402
+from bench.bench_editor_pages import free_port, print_load_table  # noqa: E402
+from bench.benchdb import fresh_database, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
+REDIS_DB = own_redis()
 DB_NAME = "sideeditor_bench_api"
-REDIS_DB = "redis://127.0.0.1:6379/13"
 WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
 VERDICTS = ["not_supported", "partially_supported", "supported", "source_unavailable"]
 QUIET = 20  # articles whose claims are all supported: the baseline's pages
@@ -77,7 +76,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     print(load_line("before the run"))
-    subprocess.run(["redis-cli", "-n", REDIS_DB.rsplit("/", 1)[1], "flushdb"], check=True, stdout=subprocess.DEVNULL)
+    redis_forget(REDIS_DB)
     env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
@@ -105,19 +104,10 @@ def main() -> None:
         sample = sessions[0].get(base + paths(busy[:1])[0]).json()
         print(f"a page's answer: {len(sample['claims'])} findings of 100 claims, "
               f"{len(sessions[0].get(base + paths(busy[:1])[0]).content) // 1024} KB")
-        if not wrk.available():
-            print(wrk.MISSING)
-        print(f"| request ({args.clients} concurrent clients, {args.claims:,} claims) | wrk: p50 ms | p95 ms | req/s "
-              "| Python client threads: p50 ms | p95 ms | req/s | errors |")
-        print("|---|---|---|---|---|---|---|---|")
         kinds = {"baseline: findings of a page with nothing to list (same lookups)": paths(quiet),
-                 "findings of a page (about 75 findings, citations, suggestions, actions)": paths(busy)}
-        for name, kind_paths in kinds.items():
-            w = (wrk.run(base, cookies, seconds=args.seconds, paths=kind_paths) if wrk.available()
-                 else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
-            r = drive(base, kind_paths, sessions, args.seconds)
-            print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
-                  f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
+                 "findings of a page (its findings, citations, suggestions, actions)": paths(busy)}
+        print_load_table(base, kinds, sessions, cookies, args.seconds,
+                         f"request ({args.clients} concurrent clients, {args.claims:,} claims)")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_editor_pages import free_port  # noqa: E402
-from bench.benchdb import fresh_database  # noqa: E402
+from bench.benchdb import fresh_database, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
+REDIS_DB = own_redis()
 DB_NAME = "sideeditor_bench_gadget"
-REDIS_DB = "redis://127.0.0.1:6379/13"
 TITLE = "Bench gadget article"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run"]
 TIMING = """() => {
@@ -113,7 +113,7 @@ def main() -> None:
     from harness.mediawiki import MediaWikiServer
     from playwright.sync_api import sync_playwright
 
-    subprocess.run(["redis-cli", "-n", REDIS_DB.rsplit("/", 1)[1], "flushdb"], check=True, stdout=subprocess.DEVNULL)
+    redis_forget(REDIS_DB)
     with tempfile.TemporaryDirectory(prefix="side-bench-gadget-") as tmp, MediaWikiServer(Path(tmp) / "wiki") as wiki:
         wiki.load_pages(demo_templates())
         wiki.load_pages({TITLE: article(args.citations)})
@@ -138,8 +138,7 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 wiki.edit_interface(gadget_pages(base, way="copy"))
                 views(browser, url, 2)  # ResourceLoader builds and caches the gadget's module
-                subprocess.run(["redis-cli", "-n", REDIS_DB.rsplit("/", 1)[1], "flushdb"], check=True,
-                               stdout=subprocess.DEVNULL)
+                redis_forget(REDIS_DB)
                 cold = views(browser, url, 1)[0]
                 warm = views(browser, url, args.views)
                 wiki.edit_interface({"MediaWiki:Gadgets-definition": ""})

@@ -24,3 +24,21 @@ def fresh_database(name: str, **extra: str) -> dict:
     env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}", **extra)
     manage(env, "migrate", "-v0")
     return env
+
+
+def own_redis() -> str:
+    """This checkout's Redis (REDIS_URL from the environment or .env): other checkouts on the
+    same server use other database numbers, so a benchmark touches only its own."""
+    from dotenv import dotenv_values
+
+    return os.environ.get("REDIS_URL") or dotenv_values(ROOT / ".env").get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+
+def redis_forget(url: str, patterns: tuple[str, ...] = ("side:*", "rq:*")) -> None:
+    """Delete the app's keys (API caches, queues) from `url`, and nothing else."""
+    import redis
+
+    connection = redis.Redis.from_url(url)
+    for pattern in patterns:
+        for key in connection.scan_iter(pattern):
+            connection.delete(key)

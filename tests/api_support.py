@@ -8,8 +8,10 @@ import re
 import uuid
 from html.parser import HTMLParser
 
+from django.test import override_settings
+
 from harness.demo import demo_templates
-from harness.mediawiki import MediaWikiServer
+from harness.mediawiki import MediaWikiServer, shared_test_wiki
 from sideapp.api import cache
 from sideapp.models import Article, Claim, ScanJob, Source, Wiki
 from sideapp.scans.wikis import wiki_for
@@ -36,6 +38,27 @@ def known_wiki(server: MediaWikiServer) -> Wiki:
 
 
 _templates: set[str] = set()
+
+
+class WikiConfigured:
+    """A test class on the shared test wiki (`cls.server`), with Side editor configured for
+    it (so no test waits on the address in .env). `wiki()` may give another server."""
+
+    @classmethod
+    def wiki(cls) -> MediaWikiServer:
+        return shared_test_wiki()
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = cls.wiki()
+        cls.configured = override_settings(SIDE_WIKI_API_URL=cls.server.api_url)
+        cls.configured.enable()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.configured.disable()
+        super().tearDownClass()
 
 
 def scanned_page(server: MediaWikiServer, title: str, text: str = PAGE) -> Article:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 
-from django.test import TestCase, override_settings
+from django.test import TestCase
 
 from harness.demo import demo_pages
 from sideapp.api.selectors import cited_claims
 from sideapp.api.targets import article_targets
 from sideapp.models import Article, Claim
-from tests.api_support import PAGE, RenderedRefs, forget_api_cache, fresh_title, judge, known_wiki, scanned_page
+from tests.api_support import (
+    PAGE, RenderedRefs, WikiConfigured, forget_api_cache, fresh_title,
+    judge, known_wiki, scanned_page)
 from tests.wiki_support import demo_wiki, scan_titles
 
 PREDICT = "/v1/models/editing-suggestions:predict"
@@ -23,18 +25,10 @@ def rendered(server, article: Article) -> RenderedRefs:
     return RenderedRefs(html)
 
 
-class EditCheckTests(TestCase):
+class EditCheckTests(WikiConfigured, TestCase):
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.server = demo_wiki()
-        cls.configured = override_settings(SIDE_WIKI_API_URL=cls.server.api_url)
-        cls.configured.enable()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.configured.disable()
-        super().tearDownClass()
+    def wiki(cls):
+        return demo_wiki()
 
     def setUp(self):
         forget_api_cache()

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 from django.test import TestCase, override_settings
 
-from harness.mediawiki import shared_test_wiki
 from sideapp.models import Claim
-from tests.api_support import fresh_title, forget_api_cache, judge, scanned_page
+from tests.api_support import WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 
 FINDINGS = "/api/v1/findings"
 
 
-class FindingsTests(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.server = shared_test_wiki()
-        cls.configured = override_settings(SIDE_WIKI_API_URL=cls.server.api_url)
-        cls.configured.enable()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.configured.disable()
-        super().tearDownClass()
+class FindingsTests(WikiConfigured, TestCase):
 
     def setUp(self):
         forget_api_cache()

@@ -8,24 +8,12 @@ import json
 import django_rq
 from django.test import TestCase, override_settings
 
-from harness.mediawiki import shared_test_wiki
 from sideapp.models import Claim, ScanJob, Suggestion
-from tests.api_support import PAGE, forget_api_cache, fresh_title, judge, scanned_page
+from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.wiki_support import scan_titles
 
 
-class WikiTestCase(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.server = shared_test_wiki()
-        cls.configured = override_settings(SIDE_WIKI_API_URL=cls.server.api_url)
-        cls.configured.enable()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.configured.disable()
-        super().tearDownClass()
+class WikiTestCase(WikiConfigured, TestCase):
 
     def setUp(self):
         forget_api_cache()

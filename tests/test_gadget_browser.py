@@ -5,35 +5,29 @@ from __future__ import annotations
 
 import re
 
-from django.test import override_settings
 
 from harness.demo import SOURCES_DIR
-from harness.mediawiki import shared_test_wiki
 from harness.webserver import SourceServer
 from sideapp.gadget.install import gadget_pages
 from sideapp.models import Claim, ScanJob
-from tests.api_support import PAGE, forget_api_cache, fresh_title, judge, scanned_page
+from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.browser_support import BrowserTestCase
 
 WIKI_USER, WIKI_PASSWORD = "Side gadget tester", "gadget-tester-password"
 
 
-class GadgetTestCase(BrowserTestCase):
+class GadgetTestCase(WikiConfigured, BrowserTestCase):
     way = "copy"  # the script and stylesheet kept on the wiki's own pages
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.server = shared_test_wiki()
-        cls.configured = override_settings(SIDE_WIKI_API_URL=cls.server.api_url)
-        cls.configured.enable()
         cls.server.edit_interface(gadget_pages(cls.live_server_url, way=cls.way))
         cls.server.create_account(WIKI_USER, WIKI_PASSWORD)
 
     @classmethod
     def tearDownClass(cls):
         cls.server.edit_interface({"MediaWiki:Gadgets-definition": ""})  # the wiki as it was
-        cls.configured.disable()
         super().tearDownClass()
 
     def setUp(self):
