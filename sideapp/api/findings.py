@@ -20,12 +20,12 @@ def quote_of(evidence: dict | None) -> str:
 
 
 def page_findings(*, article: Article, claims: list[Claim], targets: dict[int, dict],
-                  stale: bool | None, scan_url: str | None, claim_url: Callable[[int], str]) -> dict:
+                  claim_url: Callable[[int], str]) -> dict:
+    """The page's findings; the caller adds `stale` and `scan`, which change by the request."""
     revision = article.current_revision
     return {
         "wiki_id": article.wiki.wikiid, "page_id": article.page_id, "title": article.title,
-        "revision": revision.rev_id, "scanned_at": revision.scanned_at.isoformat(), "stale": stale,
-        "scan": scan_url,
+        "revision": revision.rev_id, "scanned_at": revision.scanned_at.isoformat(),
         "claims": [claim_finding(c, targets.get(c.pk), claim_url(c.pk)) for c in claims],
     }
 

@@ -34,14 +34,19 @@ def findings(request):
     page_id = _number(request.GET.get("page_id"), "page_id")
     article = _article(wiki_id, page_id, request.GET.get("title", ""))
     viewed = _number(request.GET.get("revision"), "revision")
-    targets = article_targets(article) or {}
     scan = selectors.open_scan(article)
-    answer = page_findings(
-        article=article, claims=selectors.finding_claims(article), targets=targets,
-        stale=_stale(article, viewed), scan_url=_url(request, "api_scan_status", scan.pk) if scan else None,
-        claim_url=lambda pk: _url(request, "claim_detail", pk))
-    settled = scan is None and all(c["verdict"] or c["needs_citation"] for c in answer["claims"])
-    return json_answer(answer, max_age=settings.SIDE_API_FINDINGS_MAX_AGE if settled else None)
+    # Kept per scanned revision while no check of the page runs (a check changes its claims).
+    key = f"side:api:findings:{article.current_revision_id}"
+    answer = None if scan else cache.cached_json(key)
+    if answer is None:
+        answer = page_findings(article=article, claims=selectors.finding_claims(article),
+                               targets=article_targets(article) or {},
+                               claim_url=lambda pk: _url(request, "claim_detail", pk))
+        if scan is None:
+            cache.keep_json(key, answer, seconds=settings.SIDE_API_FINDINGS_MAX_AGE)
+    answer |= {"stale": _stale(article, viewed),
+               "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
+    return json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
 
 
 @public_api(methods=("POST",))
