@@ -10,7 +10,8 @@ apart below), serves the app with gunicorn as configured in gunicorn.conf.py, an
 the findings of random pages as the gadget does (`?wiki_id=&page_id=&revision=`), from wrk
 and then from Python client threads, one client and then N at once. A page's answer is kept
 in Redis per scanned revision once no check of it runs (as in production), so after the
-first request for a page the answer is its lookups and one Redis read. Baseline in the same run: the findings of pages whose
+first request for a page the answer is its lookups and one Redis read; every page is asked
+once before the timed runs, and the time to build an answer is printed apart (in-process). Baseline in the same run: the findings of pages whose
 claims are all confidently supported (the same lookups, nothing to list), at the same load.
 """
 from __future__ import annotations
@@ -67,6 +68,23 @@ def fill(claims: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     return busy, quiet
 
 
+def computed_ms(pages: list[tuple[int, int]]) -> list[float]:
+    """Milliseconds to build each page's answer in this process (queries, targets from
+    Redis, JSON-ready dicts; no HTTP): what a request costs when the answer is not kept."""
+    from sideapp.api import selectors
+    from sideapp.api.findings import page_findings
+    from sideapp.api.targets import article_targets
+
+    times = []
+    for page_id, _ in pages:
+        started = time.perf_counter()
+        article = selectors.page_article(wiki_id="benchwiki", page_id=page_id)
+        page_findings(article=article, claims=selectors.finding_claims(article), targets=article_targets(article) or {},
+                      claim_url=lambda pk: f"/claims/{pk}/")
+        times.append((time.perf_counter() - started) * 1000)
+    return sorted(times)
+
+
 def paths(pages: list[tuple[int, int]]) -> list[str]:
     return [f"/api/v1/findings?wiki_id=benchwiki&page_id={p}&revision={r}" for p, r in pages]
 
@@ -101,7 +119,10 @@ def main() -> None:
 
         sessions = [requests.Session() for _ in range(args.clients)]
         cookies = [f"bench=client{n}" for n in range(args.clients)]  # the API ignores them
-        for path in paths(busy[:30]) + paths(quiet[:10]):  # every worker process past its first request
+        computed = computed_ms(busy)
+        print(f"a page's answer built in one process (not kept yet), {len(busy)} pages: "
+              f"p50 {computed[len(computed) // 2]:.0f} ms, p95 {computed[int(len(computed) * 0.95)]:.0f} ms")
+        for path in paths(busy) + paths(quiet):  # each page asked once: its answer is kept from then on
             sessions[0].get(base + path)
         sample = sessions[0].get(base + paths(busy[:1])[0]).json()
         print(f"a page's answer: {len(sample['claims'])} findings of 100 claims, "

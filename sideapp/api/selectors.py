@@ -71,14 +71,15 @@ def cited_claims(article: Article) -> list[tuple[int, str, list[str]]]:
     return [(pk, text, urls) for pk, (text, urls) in claims.items()]
 
 
-def open_scan(article: Article) -> ScanJob | None:
-    """A scan still running that reads this article (a request for it joins this one)."""
-    return (ScanJob.objects.filter(wiki=article.wiki_id, status__in=ScanJob.OPEN, items__title=article.title)
-            .order_by("pk").first())
-
-
-def open_scan_of(*, wiki: Wiki, title: str) -> ScanJob | None:
+def open_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
+    """A scan still running that reads this page (a request for it joins this one)."""
     return ScanJob.objects.filter(wiki=wiki, status__in=ScanJob.OPEN, items__title=title).order_by("pk").first()
+
+
+def latest_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
+    """The newest scan that read this page, running or ended: a page's claims change only
+    through one, so its id tells whether a kept answer still holds."""
+    return ScanJob.objects.filter(wiki=wiki, items__title=title).order_by("-pk").first()
 
 
 def api_scan(pk: int) -> ScanJob:

@@ -5,7 +5,7 @@ import zlib
 
 from django.db import connection, transaction
 
-from sideapp.api.selectors import open_scan_of
+from sideapp.api.selectors import open_scan
 from sideapp.scans.models import ScanJob, Wiki
 from sideapp.scans.services import scan_request
 
@@ -20,7 +20,7 @@ def page_scan_ask(*, wiki: Wiki, title: str) -> tuple[ScanJob, bool]:
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCKS, key])
-        job = open_scan_of(wiki=wiki, title=title)
+        job = open_scan(wiki=wiki, title=title)
         if job is not None:
             return job, False
         return scan_request(wiki=wiki, kind=ScanJob.Kind.TITLES, titles=[title]), True

@@ -26,6 +26,7 @@ from sideapp.scans.wikiapi import PageMissing, WikiError
 from sideapp.scans.wikis import client_for
 
 LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
+KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a new key anyway)
 
 
 @public_api(methods=("GET",))
@@ -34,16 +35,18 @@ def findings(request):
     page_id = _number(request.GET.get("page_id"), "page_id")
     article = _article(wiki_id, page_id, request.GET.get("title", ""))
     viewed = _number(request.GET.get("revision"), "revision")
-    scan = selectors.open_scan(article)
-    # Kept per scanned revision while no check of the page runs (a check changes its claims).
-    key = f"side:api:findings:{article.current_revision_id}"
+    last = selectors.latest_scan(wiki=article.wiki_id, title=article.title)
+    scan = last if last is not None and last.is_open else None
+    # Kept per scanned revision and latest scan while no check of the page runs: claims
+    # change only through a scan, and a new one makes a new key.
+    key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
     answer = None if scan else cache.cached_json(key)
     if answer is None:
         answer = page_findings(article=article, claims=selectors.finding_claims(article),
                                targets=article_targets(article) or {},
                                claim_url=lambda pk: _url(request, "claim_detail", pk))
         if scan is None:
-            cache.keep_json(key, answer, seconds=settings.SIDE_API_FINDINGS_MAX_AGE)
+            cache.keep_json(key, answer, seconds=KEEP_FINDINGS)
     answer |= {"stale": _stale(article, viewed),
                "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
     return json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
