@@ -42,10 +42,10 @@ def findings(request):
     key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
     answer = None if scan else cache.cached_json(key)
     if answer is None:
-        answer = page_findings(article=article, claims=selectors.finding_claims(article),
-                               targets=article_targets(article) or {},
+        targets = article_targets(article)  # None: the wiki did not render it; asked again next time
+        answer = page_findings(article=article, claims=selectors.finding_claims(article), targets=targets or {},
                                claim_url=lambda pk: _url(request, "claim_detail", pk))
-        if scan is None:
+        if scan is None and targets is not None:
             cache.keep_json(key, answer, seconds=KEEP_FINDINGS)
     answer |= {"stale": _stale(article, viewed),
                "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
