@@ -261,6 +261,7 @@
 	}
 
 	function loaded( findings ) {
+		mark( 'findings' );
 		state.findings = findings;
 		drawMarkers();
 		if ( findings.stale ) {
