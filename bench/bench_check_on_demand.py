@@ -17,7 +17,6 @@ its time includes loading the model).
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -29,9 +28,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_editor_pages import free_port  # noqa: E402
 from bench.bench_pipeline import SOURCES_HOST, article_text, make_sources  # noqa: E402
-from bench.benchdb import fresh_database, manage, own_redis, redis_forget  # noqa: E402
+from bench.benchdb import free_port, fresh_database, manage, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
 REDIS_DB = own_redis()

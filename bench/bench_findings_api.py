@@ -16,8 +16,6 @@ claims are all confidently supported (the same lookups, nothing to list), at the
 """
 from __future__ import annotations
 
-import argparse
-import os
 import random
 import subprocess
 import sys
@@ -27,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_editor_pages import free_port, print_load_table  # noqa: E402
-from bench.benchdb import fresh_database, own_redis, redis_forget  # noqa: E402
+from bench.bench_editor_pages import print_load_table  # noqa: E402
+from bench.benchdb import django_with, fresh_database, gunicorn, load_arguments, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
 REDIS_DB = own_redis()
@@ -90,29 +88,16 @@ def paths(pages: list[tuple[int, int]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--claims", type=int, default=50_000)
-    parser.add_argument("--clients", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=20)
-    args = parser.parse_args()
+    args = load_arguments(__doc__)
     print(load_line("before the run"))
     redis_forget(REDIS_DB)
     env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
-    import django
-
-    django.setup()
+    django_with(env)
     started = time.perf_counter()
     busy, quiet = fill(args.claims)
     print(f"filled {args.claims} claims in {time.perf_counter() - started:.0f} s")
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
-                               "--log-level", "warning"], env=env, cwd=ROOT)
-    try:
-        time.sleep(4)
-        base = f"http://127.0.0.1:{port}"
+    with gunicorn(env) as base:
         print(f"command: .venv/bin/python bench/bench_findings_api.py --claims {args.claims} "
               f"--clients {args.clients} --seconds {args.seconds:g}")
         import requests
@@ -133,9 +118,6 @@ def main() -> None:
             print_load_table(base, kinds, sessions[:clients], cookies[:clients], args.seconds,
                              f"request ({clients} concurrent client{'s' if clients > 1 else ''}, {args.claims:,} claims)")
             print()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     print(load_line("after the run"))
 
 

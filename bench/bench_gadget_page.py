@@ -18,19 +18,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_editor_pages import free_port  # noqa: E402
-from bench.benchdb import fresh_database, own_redis, redis_forget  # noqa: E402
+from bench.benchdb import django_with, fresh_database, gunicorn, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
 REDIS_DB = own_redis()
@@ -119,21 +115,12 @@ def main() -> None:
         wiki.load_pages(demo_templates())
         wiki.load_pages({TITLE: article(args.citations)})
         env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB, SIDE_WIKI_API_URL=wiki.api_url)
-        os.environ.update(env)
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
-        import django
-
-        django.setup()
+        django_with(env)
         from sideapp.gadget.assets import gadget_assets
         from sideapp.gadget.install import gadget_pages
 
         claims = scan_and_judge(wiki.api_url)
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
-                                   "--log-level", "warning"], env=env, cwd=ROOT)
-        try:
-            time.sleep(4)
+        with gunicorn(env) as base:
             url = f"{wiki.index_url}?title={TITLE.replace(' ', '_')}"
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -146,9 +133,6 @@ def main() -> None:
                 views(browser, url, 1, gadget=False)
                 bare = views(browser, url, args.views, gadget=False)
                 browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     assets = gadget_assets(base)
     report(args, claims, cold, warm, bare, assets)
     print(load_line("after the run"))
