@@ -142,10 +142,11 @@ class MediaWikiServer(WikiApiMixin):
         return True
 
     def _refresh_settings(self) -> None:
-        """A kept workdir gets this version's LocalSettings.php (e.g. a newly loaded
-        extension); install.php's own settings stay as they are."""
+        """A kept workdir whose LocalSettings.php is an older version's (e.g. without a newly
+        loaded extension) gets this version's; lines added after ours are left alone, and
+        install.php's own settings stay as they are."""
         text = render_local_settings()
-        if not self.settings_path.is_file() or self.settings_path.read_text() != text:
+        if not self.settings_path.is_file() or not self.settings_path.read_text().startswith(text):
             tmp = self.settings_path.with_suffix(".tmp")
             tmp.write_text(text)
             os.replace(tmp, self.settings_path)
