@@ -40,6 +40,11 @@ class RenderedTargetTests(SimpleTestCase):
         target = claim_target(page, text="The tower is 31 m tall and white.", urls={"http://x.test/a"})
         self.assertEqual((target.text, target.whole), ("tall and white.", False))
 
+    def test_a_tail_that_starts_at_a_word_keeps_that_word(self):
+        page = self.page(f"<table><tr><th>Height</th><td>31 m (102 ft){sup('r1', 'cite_note-a')}</td></tr></table>")
+        target = claim_target(page, text="Height: 31 m (102 ft)", urls={"http://x.test/a"})
+        self.assertEqual(target.text, "31 m (102 ft)")
+
     def test_no_run_of_other_sources_and_no_tail_of_two_words_is_taken(self):
         page = self.page(f"<p>It is red.{sup('r1', 'cite_note-a')}</p>")
         self.assertIsNone(claim_target(page, text="It is red.", urls={"http://x.test/b"}))

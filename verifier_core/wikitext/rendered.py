@@ -101,10 +101,12 @@ def _common_tail(block: str, claim: str) -> str:
         return ""
     if n < len(claim):
         tail = claim[len(claim) - n:]
-        cut = tail.find(" ")  # start at the next word boundary of the tail
-        if cut < 0:
-            return ""
-        tail = tail[cut + 1:]
+        if not tail[0].isspace() and not claim[len(claim) - n - 1].isspace():
+            cut = tail.find(" ")  # the match starts inside a word: from the next word on
+            if cut < 0:
+                return ""
+            tail = tail[cut + 1:]
+        tail = tail.lstrip()
         if len(tail.split()) < MIN_TARGET_WORDS:
             return ""
     else:
