@@ -90,6 +90,13 @@ class ScanRequestTests(WikiTestCase):
         self.assertEqual(status["stages"]["scan"], {"done": 0, "total": 1, "failed": 0})
         self.assertEqual(set(status["stages"]), {"scan", "fetch", "verify", "suggest"})
 
+    def test_a_request_after_the_running_scan_read_the_page_makes_a_new_scan(self):
+        first = self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}).json()
+        ScanJob.objects.get(pk=first["job"]).items.update(status="done")  # read; its claims still checked
+        again = self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}).json()
+        self.assertNotEqual(again["job"], first["job"])
+        self.assertFalse(again["joined"])
+
     @override_settings(SIDE_API_SCAN_LIMIT=3, SIDE_API_SCAN_WINDOW=120)
     def test_a_burst_from_one_client_is_refused_past_the_limit_and_queues_one_scan(self):
         queue = django_rq.get_queue("scan")

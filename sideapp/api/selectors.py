@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
-from sideapp.scans.models import Article, ScanJob, Wiki
+from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
 from verifier_core.verification import Verdict
 from verifier_core.verification.verdicts import HIGH
 
@@ -71,9 +71,13 @@ def cited_claims(article: Article) -> list[tuple[int, str, list[str]]]:
     return [(pk, text, urls) for pk, (text, urls) in claims.items()]
 
 
-def open_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
-    """A scan still running that reads this page (a request for it joins this one)."""
-    return ScanJob.objects.filter(wiki=wiki, status__in=ScanJob.OPEN, items__title=title).order_by("pk").first()
+def pending_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
+    """A running scan that has yet to read this page, so it will read its current revision (a
+    request for the page joins it; one that has read the page already may have read an older
+    revision)."""
+    return (ScanJob.objects.filter(wiki=wiki, status__in=ScanJob.OPEN, items__title=title,
+                                   items__status__in=ScanItem.UNFINISHED)
+            .order_by("pk").first())
 
 
 def latest_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:

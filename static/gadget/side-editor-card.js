@@ -315,8 +315,17 @@
 	}
 
 	function loadedAgain( findings ) {
+		// New findings redraw the markers; a card the reader has open stays open.
+		var openId = state.open && state.open.claim.id, again = null, button;
 		state.findings = findings;
 		drawMarkers();
+		findings.claims.forEach( function ( claim ) {
+			again = claim.id === openId ? claim : again;
+		} );
+		button = again && content.querySelector( '.side-editor-marker[data-side-claim="' + again.id + '"]' );
+		if ( button ) {
+			openCard( again, button );
+		}
 	}
 
 	function progress( job ) {
