@@ -83,12 +83,13 @@ def claim_proposal_view(request, pk: int):
 
 @public_api(methods=("POST",))
 def scan_ask(request):
-    data = json_body(request)
+    # Counted before anything else: every request costs the limit, a malformed one too.
     hits, left = cache.window_count(f"side:api:scan-rate:{request.META.get('REMOTE_ADDR', '')}",
                                     window=settings.SIDE_API_SCAN_WINDOW)
     if hits > settings.SIDE_API_SCAN_LIMIT:
         raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
                        code="rate_limited", headers={"Retry-After": str(left)})
+    data = json_body(request)
     wiki = selectors.known_wiki(str(data.get("wiki_id") or ""))
     if wiki is None:
         raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
