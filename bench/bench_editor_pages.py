@@ -13,11 +13,8 @@ the sessions and the load generator on the same cores set for every page).
 """
 from __future__ import annotations
 
-import argparse
-import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.benchdb import fresh_database  # noqa: E402
+from bench.benchdb import django_with, fresh_database, gunicorn, load_arguments  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
@@ -65,12 +62,6 @@ def fill(claims: int) -> list[int]:
                                                  reason="claim_fine") for pk in rng.sample(pks, len(pks) // 20)])
     User.objects.filter(username__startswith="bench_editor_").update(is_active=True)
     return pks
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def session(base: str, n: int):
@@ -113,6 +104,21 @@ def drive(base: str, paths: list[str], sessions: list, seconds: float) -> dict:
             "p50": statistics.median(ordered) * 1000, "p95": ordered[int(len(ordered) * 0.95)] * 1000}
 
 
+def print_load_table(base: str, kinds: dict[str, list[str]], sessions: list, cookies: list[str],
+                     seconds: float, first_column: str) -> None:
+    """One markdown row per kind of request: wrk's figures beside the Python threads'."""
+    if not wrk.available():
+        print(wrk.MISSING)
+    print(f"| {first_column} | wrk: p50 ms | p95 ms | req/s | Python client threads: p50 ms | p95 ms | req/s | errors |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, paths in kinds.items():
+        w = (wrk.run(base, cookies, seconds=seconds, paths=paths) if wrk.available()
+             else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
+        r = drive(base, paths, sessions, seconds)
+        print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
+              f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
+
+
 def page_kinds(pks: list[int]) -> dict[str, list[str]]:
     rng = random.Random(3)
     return {
@@ -127,48 +133,23 @@ def page_kinds(pks: list[int]) -> dict[str, list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--claims", type=int, default=50_000)
-    parser.add_argument("--clients", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=20)
-    args = parser.parse_args()
+    args = load_arguments(__doc__)
     print(load_line("before the run"))
     env = fresh_database(DB_NAME)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sideapp.settings")
-    import django
-
-    django.setup()
+    django_with(env)
     started = time.perf_counter()
     pks = fill(args.claims)
     print(f"filled {len(pks)} claims in {time.perf_counter() - started:.0f} s")
     # What autovacuum does to a table that has settled: statistics, and the visibility map
     # that lets the list's count read its index alone.
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
-                               "--log-level", "warning"], env=env, cwd=ROOT)
-    try:
-        time.sleep(4)
-        base = f"http://127.0.0.1:{port}"
+    with gunicorn(env) as base:
         print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
               f"--clients {args.clients} --seconds {args.seconds:g}")
         sessions = [session(base, n) for n in range(args.clients)]
         cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
-        if not wrk.available():
-            print(wrk.MISSING)
-        print(f"| page ({args.clients} concurrent clients, {len(pks):,} claims) | wrk: p50 ms | p95 ms | req/s "
-              "| Python client threads: p50 ms | p95 ms | req/s | errors |")
-        print("|---|---|---|---|---|---|---|---|")
-        for name, paths in page_kinds(pks).items():
-            w = (wrk.run(base, cookies, seconds=args.seconds, paths=paths) if wrk.available()
-                 else {"p50": float("nan"), "p95": float("nan"), "rps": float("nan"), "failed": 0})
-            r = drive(base, paths, sessions, args.seconds)
-            print(f"| {name} | {w['p50']:.0f} | {w['p95']:.0f} | {w['rps']:.1f} "
-                  f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['rps']:.1f} | {r['errors'] + w['failed']} |", flush=True)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        print_load_table(base, page_kinds(pks), sessions, cookies, args.seconds,
+                         f"page ({args.clients} concurrent clients, {len(pks):,} claims)")
     print(load_line("after the run"))
 
 

@@ -121,6 +121,7 @@ class MediaWikiServer(WikiApiMixin):
         check_mediawiki()
         if self.is_installed:
             self._sync_admin()
+            self._refresh_settings()
             return False
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._clear_partial_install()
@@ -137,10 +138,18 @@ class MediaWikiServer(WikiApiMixin):
         self.settings_path.rename(self.workdir / "InstallSettings.php")
         (self.workdir / "logs").mkdir(exist_ok=True)
         self._save_state()
-        tmp = self.settings_path.with_suffix(".tmp")
-        tmp.write_text(render_local_settings())
-        os.replace(tmp, self.settings_path)
+        self._refresh_settings()
         return True
+
+    def _refresh_settings(self) -> None:
+        """A kept workdir whose LocalSettings.php is an older version's (e.g. without a newly
+        loaded extension) gets this version's; lines added after ours are left alone, and
+        install.php's own settings stay as they are."""
+        text = render_local_settings()
+        if not self.settings_path.is_file() or not self.settings_path.read_text().startswith(text):
+            tmp = self.settings_path.with_suffix(".tmp")
+            tmp.write_text(text)
+            os.replace(tmp, self.settings_path)
 
     def _clear_partial_install(self) -> None:
         """Remove what an interrupted install left, so install.php starts clean."""

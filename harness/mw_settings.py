@@ -66,6 +66,10 @@ $wgDebugLogGroups['fatal'] = __DIR__ . '/logs/fatal.log';
 wfLoadExtension( 'Cite' );
 wfLoadExtension( 'ParserFunctions' );
 $wgPFEnableStringFunctions = true;
+
+// Gadgets carries Side editor's gadget on the article page (MediaWiki:Gadgets-definition).
+// Interface admins edit site scripts; the harness admin is one (see mw_api.grant_interface_admin).
+wfLoadExtension( 'Gadgets' );
 """
 
 

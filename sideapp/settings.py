@@ -155,6 +155,19 @@ SIDE_WIKI_RETRIES = env_int("SIDE_WIKI_RETRIES", 3)
 SIDE_WIKI_BACKOFF = env_float("SIDE_WIKI_BACKOFF", 1.0)
 SIDE_MAX_ARTICLE_BYTES = env_int("SIDE_MAX_ARTICLE_BYTES", 2_000_000)
 
+# --- the public API and the gadget (sideapp/api, sideapp/gadget) --------------------------
+# Origins allowed besides the configured wikis' own servers (e.g. a mobile domain:
+# https://en.m.wikipedia.org), comma-separated.
+SIDE_API_EXTRA_ORIGINS = env_list("SIDE_API_EXTRA_ORIGINS", "")
+# POST /api/v1/scan: requests one client may make per window (seconds) before a 429.
+SIDE_API_SCAN_LIMIT = env_int("SIDE_API_SCAN_LIMIT", 10)
+SIDE_API_SCAN_WINDOW = env_int("SIDE_API_SCAN_WINDOW", 600)
+# Seconds browsers and proxies may keep a findings answer (it is per scanned revision).
+SIDE_API_FINDINGS_MAX_AGE = env_int("SIDE_API_FINDINGS_MAX_AGE", 60)
+# The address wikis reach Side editor at, written into the gadget (e.g. https://side.example.org);
+# empty: the address the gadget was requested at.
+SIDE_PUBLIC_URL = env_str("SIDE_PUBLIC_URL", "")
+
 # --- fetching cited sources ------------------------------------------------------------
 # Hosts or networks (CIDR) that the SSRF guard lets through although they are private,
 # loopback or link-local. Empty in production; the demo and tests list their own server.

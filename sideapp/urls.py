@@ -32,6 +32,8 @@ urlpatterns = [
     path("annotate/", include("sideapp.annotation.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
+    path("", include("sideapp.api.urls")),
+    path("", include("sideapp.gadget.urls")),
 ]
 
 # What went wrong, as pages of the app (and fragments for htmx): sideapp/web/errors.py.

@@ -83,7 +83,7 @@ class WikiEditFlowTests(TestCase):
         # The other use of "opening" took over its definition, so it still renders.
         self.assertIn('traffic in 1990.<ref name="opening">{{cite web |url=http://127.0.0.1:9/opening', text)
         self.assertEqual(self.last_comment(), "Replaced a citation that does not support the claim; "
-                                              "source suggested by Side editor")
+                                              f"source suggested by Side editor; asked by {self.users['editor'].username}")
         entry = AuditEntry.objects.get()
         self.assertEqual((entry.action, entry.revision_id, entry.user), ("apply_replace", rev_id, self.users["editor"]))
         self.assertTrue(ScanJob.objects.filter(params__titles=[self.title]).exists())

@@ -168,6 +168,14 @@ class MediaWikiLifecycleTests(unittest.TestCase):
         with wiki:
             self.assertEqual(wiki.current_revid("Kept page"), revid)
 
+    def test_a_kept_wiki_of_an_older_version_gets_this_versions_settings(self):
+        wiki = MediaWikiServer(self.workdir)
+        wiki.install()
+        older = wiki.settings_path.read_text().replace("wfLoadExtension( 'Gadgets' );", "")
+        wiki.settings_path.write_text(older)
+        self.assertFalse(wiki.install())  # kept, not installed again
+        self.assertIn("wfLoadExtension( 'Gadgets' );", wiki.settings_path.read_text())
+
     def test_a_broken_configuration_fails_fast_with_the_log_tail(self):
         wiki = MediaWikiServer(self.workdir, startup_timeout=60)
         wiki.install()

@@ -26,9 +26,13 @@ ALLOWED = {
 }
 # Served by Django or django-rq with their own staff checks, or the login itself.
 OUTSIDE = {"login", "logout"}
+# Public by design, for scripts on wiki pages: read-only JSON (sideapp.api) or the gadget's
+# code and install lines (sideapp.gadget); no session, no role. A scan request is rate-limited.
+PUBLIC = {"api_findings", "api_edit_check", "api_proposal", "api_scan", "api_scan_status",
+          "gadget_install", "gadget_script", "gadget_style"}
 
 
-def app_routes() -> dict[str, URLPattern]:
+def app_routes(skip: frozenset[str] = frozenset(OUTSIDE | PUBLIC)) -> dict[str, URLPattern]:
     routes: dict[str, URLPattern] = {}
 
     def walk(patterns, namespace: str = "") -> None:
@@ -37,7 +41,7 @@ def app_routes() -> dict[str, URLPattern]:
                 if entry.app_name in ("admin", "django_rq"):
                     continue
                 walk(entry.url_patterns, f"{entry.namespace}:" if entry.namespace else namespace)
-            elif entry.name and entry.name not in OUTSIDE:
+            elif entry.name and entry.name not in skip:
                 routes[namespace + entry.name] = entry
 
     walk(get_resolver().url_patterns)
@@ -52,6 +56,14 @@ def sample_url(name: str, pattern: URLPattern) -> str:
 class EveryPageChecksItsRoleTests(CastMixin, TestCase):
     def test_the_table_names_every_route(self):
         self.assertEqual(sorted(set(app_routes()) - set(ALLOWED)), [])
+
+    def test_public_routes_answer_without_a_session_and_set_no_cookie(self):
+        public = {name: pattern for name, pattern in app_routes(frozenset(OUTSIDE)).items() if name in PUBLIC}
+        self.assertEqual(set(public), PUBLIC)
+        for name, pattern in public.items():
+            response = self.client_for(EDITOR).get(sample_url(name, pattern))
+            self.assertNotEqual(response.status_code, 302, name)
+            self.assertFalse(response.cookies, name)
 
     def test_anonymous_visitors_are_sent_to_log_in(self):
         for name, pattern in app_routes().items():

@@ -114,12 +114,14 @@ def _website(url: str) -> str:
 
 def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None = None,
                started_at: datetime) -> SavedEdit:
-    """Save the proposed change on the wiki as the configured account, record it, and
-    queue a re-scan of the article. Raises EditUnavailable or a WikiError (EditConflict
-    when the page changed since the scan; nothing is saved then)."""
+    """Save the proposed change on the wiki as the configured (shared bot) account, record
+    it, and queue a re-scan of the article. The summary names the person who asked, since
+    the wiki's history shows only the bot. Raises EditUnavailable or a WikiError
+    (EditConflict when the page changed since the scan; nothing is saved then)."""
     proposal = edit_propose(claim=claim, mode=mode, suggestion=suggestion)
     client = client_for(claim.article.wiki, interactive=True)
-    saved = client.edit(proposal.title, proposal.change.new, proposal.summary,
+    summary = f"{proposal.summary}; asked by {user.get_username()}"
+    saved = client.edit(proposal.title, proposal.change.new, summary,
                         baserevid=proposal.base_rev_id, starttimestamp=started_at)
     with transaction.atomic():
         audit_record(user=user, action=_ACTIONS[mode], claim=claim, revision_id=saved.rev_id,

@@ -264,6 +264,21 @@ class WikiClient:
             raise PageMissing(f"page {title!r} does not exist on the wiki")
         return _page_data(title, page, redirects)
 
+    def page_title(self, page_id: int) -> tuple[str, int]:
+        """(title, namespace) of the page with id `page_id`; PageMissing when there is none."""
+        result = self._api("query", pageids=page_id, formatversion=2)
+        pages = result.get("query", {}).get("pages", [])
+        if not pages or pages[0].get("missing") or pages[0].get("invalid") or "title" not in pages[0]:
+            raise PageMissing(f"the wiki has no page with id {page_id}")
+        return pages[0]["title"], int(pages[0].get("ns", 0))
+
+    def rendered_html(self, rev_id: int) -> str:
+        """The HTML the wiki renders for revision `rev_id` (action=parse), without edit
+        links and limit reports: what a reader sees of the article body."""
+        result = self._api("parse", oldid=rev_id, prop="text", disableeditsection=1,
+                           disablelimitreport=1, disabletoc=1, formatversion=2)
+        return str(result.get("parse", {}).get("text", ""))
+
     def category_members(self, category: str, limit: int = 5000) -> list[str]:
         """Titles of the articles in `category`; PageMissing when it has none because the
         wiki has no such category (an empty list means one that exists but is empty)."""

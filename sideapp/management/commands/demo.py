@@ -22,6 +22,7 @@ from harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
 from harness.mediawiki import MediaWikiServer
 from harness.mw_support import die_with_parent
 from harness.webserver import SourceServer
+from sideapp.gadget.install import gadget_pages
 from sideapp.scans.wikis import wiki_for
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
@@ -67,6 +68,9 @@ class Command(BaseCommand):
         # of an earlier run takes this run's address (and its claims are not listed twice).
         wiki_for(api_url=api_url)
         load_demo_pages(wiki, sources_url)
+        # Side editor on the wiki's article pages: a site gadget on for everyone, logged in or not.
+        wiki.edit_interface(gadget_pages(f"http://127.0.0.1:{opts['port']}", way="site"),
+                            summary="Side demo: install the Side editor gadget")
         self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
         env = self._child_env(api_url) | self._bot_account(wiki)
         # Queued before the workers start, so that their start-up recovery finds it on the
@@ -82,6 +86,8 @@ class Command(BaseCommand):
             "Log in as admin, editor or annotator with the password demo-password.\n"
             "Once the first scan ends, annotator finds blind A/B items at /annotate/ and admin\n"
             "reads the results at /annotate/results/.\n"
+            f"On the demo wiki ({wiki.index_url}) every article shows Side editor's markers; create a\n"
+            f"wiki account there (Special:CreateAccount) to fix a citation from a card as your own edit.\n"
             "Press Ctrl-C to stop."))
 
     def _child_env(self, api_url: str) -> dict[str, str]:

@@ -1,0 +1,130 @@
+""""Check this revision" from the article page: a 50-citation article checked on demand.
+
+    .venv/bin/python bench/bench_check_on_demand.py [--citations 50]
+
+A fresh local MediaWiki holds an article whose claims each cite their own page on a
+loopback server (bench_pipeline's article: every third citation cites the wrong page).
+Side editor runs as the demo runs it: gunicorn, one `scan fetch default` worker and one
+model worker (`verify`), on this machine's cores, its own database (sideeditor_bench_check).
+The workers are warmed first by the check of a small article (the model loads once per
+worker). Then, as the gadget does, the bench POSTs /api/v1/scan for the article and polls
+the job URL and the findings every 0.5 s; it reports when the first verdicts are shown
+(findings of the new revision carry a verdict), when all verdicts are in (verify stage
+done) and when all suggestions are (the check has ended). Baseline in the same run: the
+same article through `scan_article --sync` in one process (no queue, no API, no polling;
+its time includes loading the model).
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_pipeline import SOURCES_HOST, article_text, make_sources  # noqa: E402
+from bench.benchdb import free_port, fresh_database, manage, own_redis, redis_forget  # noqa: E402
+from bench.machine import load_line  # noqa: E402
+
+REDIS_DB = own_redis()
+DB_NAME = "sideeditor_bench_check"
+TITLE, WARM = "Bench article", "Warm-up article"
+
+
+def start(env: dict, port: int) -> list[subprocess.Popen]:
+    def spawn(*args: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, *args], env=env, cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    return [spawn("-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}", "--log-level", "warning"),
+            spawn("manage.py", "rqworker", "scan", "fetch", "default", "--with-scheduler"),
+            spawn("manage.py", "rqworker", "verify", "--with-scheduler",
+                  "--worker-class", "sideapp.pipeline.worker.SideModelWorker")]
+
+
+def check(base: str, title: str, timeout: float = 600) -> dict:
+    """Ask for a check as the gadget does; seconds until each thing is shown (what was not
+    shown within `timeout` is missing, and the job's state then is under "status")."""
+    started = time.perf_counter()
+    job = requests.post(f"{base}/api/v1/scan", json={"wiki_id": "sidewiki", "title": title}, timeout=30)
+    job.raise_for_status()
+    url, seen = job.json()["url"], {}
+    while time.perf_counter() - started < timeout:
+        now = time.perf_counter() - started
+        status = requests.get(url, timeout=30).json()
+        verify = status["stages"]["verify"]
+        findings = requests.get(f"{base}/api/v1/findings", {"wiki_id": "sidewiki", "title": title}, timeout=30)
+        if findings.ok and any(c["verdict"] for c in findings.json()["claims"]):
+            seen.setdefault("first verdicts shown", now)
+        if verify["total"] and verify["done"] == verify["total"]:
+            seen.setdefault("all verdicts in", now)
+        if status["finished"]:
+            seen["all suggestions in (check ended)"] = now
+            seen["status"] = f"{status['status']} {status['reason']}".strip()
+            seen["claims"] = verify["total"]
+            seen["findings"] = len(findings.json()["claims"]) if findings.ok else 0
+            return seen
+        time.sleep(0.5)
+    stages = ", ".join(f"{k} {v['done']}/{v['total']}" for k, v in status["stages"].items())
+    return {**seen, "status": f"not ended after {timeout:.0f} s ({stages})", "claims": verify["total"],
+            "findings": len(findings.json()["claims"]) if findings.ok else 0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--citations", type=int, default=50)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for a check to end")
+    args = parser.parse_args()
+    print(load_line("before the run"))
+    from harness.demo import demo_templates
+    from harness.mediawiki import MediaWikiServer
+    from harness.webserver import SourceServer
+
+    with tempfile.TemporaryDirectory(prefix="side-bench-check-") as tmp:
+        tmp = Path(tmp)
+        pages = make_sources(tmp / "sources", args.citations)
+        with SourceServer(tmp / "sources", host=SOURCES_HOST) as server, MediaWikiServer(tmp / "wiki") as wiki:
+            wiki.load_pages(demo_templates())
+            wiki.load_pages({TITLE: article_text(server.base_url, pages),
+                             WARM: article_text(server.base_url, pages[:3])})
+            redis_forget(REDIS_DB)
+            env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB, SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
+                                 SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"),
+                                 SIDE_WIKI_API_URL=wiki.api_url)
+            manage(env, "shell", "-c", f"from sideapp.scans.wikis import wiki_for; wiki_for(api_url={wiki.api_url!r})")
+            port = free_port()
+            children = start(env, port)
+            try:
+                time.sleep(5)
+                base = f"http://127.0.0.1:{port}"
+                warm = check(base, WARM, args.timeout)
+                result = check(base, TITLE, args.timeout)
+            finally:
+                for child in children:
+                    child.terminate()
+                for child in children:
+                    child.wait(timeout=30)
+            env.update(fresh_database(DB_NAME), SIDE_INDEX_DIR=str(tmp / "index-sync"))
+            began = time.perf_counter()
+            manage(env, "scan_article", TITLE, "--wiki", wiki.api_url, "--sync", stdout=subprocess.DEVNULL)
+            baseline = time.perf_counter() - began
+    print(f"command: .venv/bin/python bench/bench_check_on_demand.py --citations {args.citations}")
+    print(f"article: {args.citations} citations, {result['claims']} claims, {result['findings']} findings; "
+          f"check {result['status']}; warm-up check of a 3-citation article took "
+          f"{warm.get('all suggestions in (check ended)', float('nan')):.1f} s\n")
+    print("| on-demand check, 2 workers (seconds after the request) | s |")
+    print("|---|---|")
+    for name in ("first verdicts shown", "all verdicts in", "all suggestions in (check ended)"):
+        print(f"| {name} | {result.get(name, float('nan')):.1f} |")
+    print(f"| baseline: scan_article --sync, one process, model loaded in it | {baseline:.1f} |")
+    print(load_line("after the run"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""The public API's endpoints (JSON, no login; CORS for configured wikis: sideapp.api.http).
+
+    GET  /api/v1/findings?wiki_id=&page_id=|title=[&revision=]  a page's findings
+    POST /v1/models/editing-suggestions:predict                MediaWiki Edit Check's contract
+    GET  /api/v1/claims/<id>/proposal?action=[&suggestion=]    a change as data, no side effect
+    POST /api/v1/scan                                           ask for a check of a page
+    GET  /api/v1/scans/<id>                                     that check's progress per stage
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import prefetch_related_objects
+from django.urls import reverse
+
+from sideapp.api import cache, selectors
+from sideapp.api.findings import edit_check_cards, page_findings
+from sideapp.api.http import ApiError, json_answer, json_body, public_api
+from sideapp.api.proposals import ACTIONS, claim_proposal
+from sideapp.api.services import page_scan_ask
+from sideapp.api.targets import article_targets
+from sideapp.claims.models import Claim, Suggestion
+from sideapp.edits.selectors import claim_for_edit
+from sideapp.pipeline.stages import scan_progress
+from sideapp.scans.models import Article, ScanJob, Wiki
+from sideapp.scans.wikiapi import PageMissing, WikiError
+from sideapp.scans.wikis import client_for
+
+LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
+KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a new key anyway)
+
+
+@public_api(methods=("GET",))
+def findings(request):
+    wiki_id = request.GET.get("wiki_id", "")
+    page_id = _number(request.GET.get("page_id"), "page_id")
+    article = _article(wiki_id, page_id, request.GET.get("title", ""))
+    viewed = _number(request.GET.get("revision"), "revision")
+    last = selectors.latest_scan(wiki=article.wiki_id, title=article.title)
+    scan = last if last is not None and last.is_open else None
+    # Kept per scanned revision and latest scan while no check of the page runs: claims
+    # change only through a scan, and a new one makes a new key.
+    key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
+    answer = None if scan else cache.cached_json(key)
+    if answer is None:
+        targets = article_targets(article)  # None: the wiki did not render it; asked again next time
+        answer = page_findings(article=article, claims=selectors.finding_claims(article), targets=targets or {},
+                               claim_url=lambda pk: _url(request, "claim_detail", pk))
+        if scan is None and targets is not None:
+            cache.keep_json(key, answer, seconds=KEEP_FINDINGS)
+    answer |= {"stale": _stale(article, viewed),
+               "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
+    return json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
+
+
+@public_api(methods=("POST",))
+def edit_check_predict(request):
+    data = json_body(request)  # malformed JSON: a 400 in words
+    page_id = data.get("page_id")
+    if not isinstance(data.get("wiki_id"), str) or not isinstance(page_id, int) or isinstance(page_id, bool):
+        return json_answer([])  # Edit Check's contract: nothing to say, never an error page
+    article = selectors.page_article(wiki_id=data["wiki_id"], page_id=page_id)
+    if article is None or article.current_revision is None:
+        return json_answer([])
+    targets = article_targets(article)
+    if not targets:
+        return json_answer([])
+    return json_answer(edit_check_cards(selectors.failing_citations(article), targets))
+
+
+@public_api(methods=("GET",))
+def claim_proposal_view(request, pk: int):
+    action = request.GET.get("action", "")
+    if action not in ACTIONS:
+        raise ApiError(400, f"action must be one of {', '.join(ACTIONS)}.", code="bad_action")
+    try:
+        claim = claim_for_edit(pk)
+    except Claim.DoesNotExist as exc:
+        raise ApiError(404, f"Side editor has no claim {pk}.", code="unknown_claim") from exc
+    claim = _with_suggestions(claim)
+    suggestion = _suggestion(claim, _number(request.GET.get("suggestion"), "suggestion"))
+    return json_answer(claim_proposal(claim=claim, action=action, suggestion=suggestion))
+
+
+@public_api(methods=("POST",))
+def scan_ask(request):
+    # Counted before anything else: every request costs the limit, a malformed one too.
+    hits, left = cache.window_count(f"side:api:scan-rate:{request.META.get('REMOTE_ADDR', '')}",
+                                    window=settings.SIDE_API_SCAN_WINDOW)
+    if hits > settings.SIDE_API_SCAN_LIMIT:
+        raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
+                       code="rate_limited", headers={"Retry-After": str(left)})
+    data = json_body(request)
+    wiki = selectors.known_wiki(str(data.get("wiki_id") or ""))
+    if wiki is None:
+        raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
+    title = _title_to_scan(wiki, data)
+    job, created = page_scan_ask(wiki=wiki, title=title)
+    url = _url(request, "api_scan_status", job.pk)
+    response = json_answer({"job": job.pk, "url": url, "title": title, "status": job.status, "joined": not created},
+                           status=202)
+    response["Location"] = url
+    return response
+
+
+@public_api(methods=("GET",))
+def scan_status(request, pk: int):
+    try:
+        job = selectors.api_scan(pk)
+    except ScanJob.DoesNotExist as exc:
+        raise ApiError(404, f"Side editor has no check {pk}.", code="unknown_scan") from exc
+    item = job.items.select_related("revision").first()
+    return json_answer({
+        "id": job.pk, "status": job.status, "reason": job.reason, "finished": not job.is_open,
+        "title": item.title if item else None,
+        "revision": item.revision.rev_id if item and item.revision else None,
+        "stages": scan_progress(job=job),
+    })
+
+
+# --- helpers ------------------------------------------------------------------------
+
+def _number(value: str | None, name: str) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise ApiError(400, f"{name} must be a whole number, not {str(value)[:40]!r}.", code="bad_parameter") from exc
+
+
+def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
+    if not wiki_id or (page_id is None and not title.strip()):
+        raise ApiError(400, "Name the page: wiki_id and page_id (or title).", code="bad_parameter")
+    if selectors.known_wiki(wiki_id) is None:
+        raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
+    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id, title=title)
+    if article is None or article.current_revision is None:
+        raise ApiError(404, "Side editor has not checked this page yet.", code="not_scanned")
+    return article
+
+
+def _stale(article: Article, viewed: int | None) -> bool | None:
+    """Whether the wiki has a newer revision than the scanned one: the viewed revision when
+    the page says which it is, else the wiki's latest (asked at most once a minute)."""
+    scanned = article.current_revision.rev_id
+    if viewed is not None:
+        return viewed > scanned
+    key = f"side:api:latest:{article.pk}"
+    latest = cache.cached_json(key)
+    if latest is None:
+        try:
+            latest = client_for(article.wiki, interactive=True).latest_revision(article.title)[0]
+        except PageMissing as exc:
+            raise ApiError(404, "This page no longer exists on the wiki.", code="deleted") from exc
+        except WikiError:
+            return None  # unknown: the wiki did not answer
+        cache.keep_json(key, latest, seconds=LATEST_SECONDS)
+    return latest > scanned
+
+
+def _title_to_scan(wiki: Wiki, data: dict) -> str:
+    page_id, title = data.get("page_id"), data.get("title")
+    if isinstance(title, str) and title.strip():
+        return selectors.title_form(title)
+    if not isinstance(page_id, int) or isinstance(page_id, bool):
+        raise ApiError(400, "Name the page to check: page_id (a number) or title.", code="bad_parameter")
+    article = selectors.page_article(wiki_id=wiki.wikiid, page_id=page_id)
+    if article is not None:
+        return article.title
+    try:
+        title, namespace = client_for(wiki, interactive=True).page_title(page_id)
+    except PageMissing as exc:
+        raise ApiError(404, f"{wiki} has no page with id {page_id}.", code="unknown_page") from exc
+    except WikiError as exc:
+        raise ApiError(502, f"The wiki did not answer: {exc}", code="wiki_unavailable") from exc
+    if namespace != 0:
+        raise ApiError(400, "Side editor checks articles only.", code="not_an_article")
+    return title
+
+
+def _with_suggestions(claim: Claim) -> Claim:
+    prefetch_related_objects([claim], "suggestions", "claim_citations__citation__source")
+    return claim
+
+
+def _suggestion(claim, pk: int | None) -> Suggestion | None:
+    if pk is None:
+        return None
+    found = next((s for s in claim.suggestions.all() if s.pk == pk), None)
+    if found is None:
+        raise ApiError(404, f"Claim {claim.pk} has no suggestion {pk}.", code="unknown_suggestion")
+    return found
+
+
+def _url(request, name: str, pk: int) -> str:
+    path = reverse(name, args=[pk])
+    base = settings.SIDE_PUBLIC_URL.rstrip("/")
+    return base + path if base else request.build_absolute_uri(path)
