@@ -30,8 +30,8 @@ def title_form(title: str) -> str:
 
 
 def checkable(claims: QuerySet[Claim]) -> QuerySet[Claim]:
-    """Claims that can carry a verdict. Seam for claims24: `.exclude(checkable=False)` here."""
-    return claims
+    """Claims that can carry a verdict (a claim not checkable on its own has nothing to say)."""
+    return claims.exclude(checkable=False)
 
 
 def finding_claims(article: Article) -> list[Claim]:
