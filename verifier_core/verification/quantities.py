@@ -61,9 +61,11 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     """Claim figures the source contradicts: a figure of the same kind about the same thing
     in wording shared with the claim (MIN_OVERLAP words), where the source does not derive
     the claim's figure and either
-    - never gives it: then only the sentence that states the claim counts (the one
-      sharing most of its words, among sentences with figures), and it gives no figure
-      that agrees; a figure elsewhere on the page is about something else;
+    - never gives it: then only the sentence that states the claim's part counts (of the
+      sentences with a figure of this kind and thing, the one sharing most of the part's
+      words), and it gives no figure that agrees; a figure elsewhere is about something else;
+    - or gives it, but the sentence stating the claim's part gives another one (a planted
+      swap: a figure taken from elsewhere on the page): see `_restated`;
     - or gives it only in wording much further from the claim's (PRESENT_MARGIN words
       fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
@@ -71,24 +73,57 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     parts = [(p.start, p.end, frozenset(t for _, _, t in term_spans(p.text))) for p in split_claim(claim)]
     out = []
     for q in own:
-        same = [s for s in found if comparable(q, s)]
-        agree = _year_agreement(q, found, max((len(q.context & s.context) for s in same if agrees(q, s)), default=None))
-        if agree is None:  # only the source's sentence stating the claim's part that holds q
-            part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
-            top = max((_states(part, s) for s in found), default=0)
-            same = [s for s in same if _states(part, s) == top]
-        # A source figure that another figure of the claim gives is that figure's, not a rival.
-        rivals = [s for s in same if not agrees(q, s) and not s.page_date
-                  and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
-        if not rivals or _derived(q, found):
+        if _month_only(q) or _derived(q, found):
             continue
-        best = max(rivals, key=lambda s: (len(q.context & (s.context | s.nearby)), len(q.context & s.context)))
-        shared = q.context & (best.context | best.nearby)
-        if len(shared) < MIN_OVERLAP:
-            continue
-        if agree is None or len(q.context & best.context) >= agree + PRESENT_MARGIN:
-            out.append(Mismatch(q, best.value, best.text, _thing(q, claim, shared)))
+        part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
+        rival = _rival(q, own, found, part)
+        if rival is not None:
+            out.append(Mismatch(q, rival.value, rival.text, _thing(q, claim, _shared(q, rival))))
     return out
+
+
+def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str]) -> Quantity | None:
+    """The source's figure for the thing `q` is about, when it is another one."""
+    same = [s for s in found if comparable(q, s)]
+    agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
+    if not agreeing:  # only the source's sentence stating the claim's part
+        top = max((_states(part, s) for s in same), default=0)
+        same = [s for s in same if _states(part, s) == top]
+    # A source figure that another figure of the claim gives is that figure's, not a rival.
+    rivals = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
+              and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
+              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+    if not rivals:
+        return None
+    best = max(rivals, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
+    if not agreeing:
+        return best if len(_shared(q, best)) >= MIN_OVERLAP else None
+    agree = max(len(q.context & s.context) for s in agreeing)
+    if len(_shared(q, best)) >= MIN_OVERLAP and len(q.context & best.context) >= agree + PRESENT_MARGIN:
+        return best
+    # A page's own date (a byline) agrees, but no sentence of it states anything.
+    return _restated(q, part, rivals, [s for s in agreeing if not s.page_date])
+
+
+def _restated(q: Quantity, part: frozenset[str], rivals: list[Quantity], agreeing: list[Quantity]) -> Quantity | None:
+    """The source gives the claimed figure, but elsewhere: the sentence that states the
+    claim's part (no sentence giving the claimed figure states more of it) gives another
+    figure, and that figure's own words are closer to the claim figure's than those of any
+    figure that agrees. What a swap looks like: one figure of the page put in another's place."""
+    top = max(_states(part, s) for s in rivals)
+    if not agreeing or top < max(_states(part, s) for s in agreeing):
+        return None
+    rival = max((s for s in rivals if _states(part, s) == top),
+                key=lambda s: (len(q.context & s.context), len(_shared(q, s))))
+    closest_agreeing = max(len(q.context & s.context) for s in agreeing)
+    if len(q.context & rival.context) > closest_agreeing and len(_shared(q, rival)) >= MIN_OVERLAP:
+        return rival
+    return None
+
+
+def _shared(q: Quantity, s: Quantity) -> frozenset[str]:
+    """The claim figure's words around a source figure or in the sentence before it."""
+    return q.context & (s.context | s.nearby)
 
 
 def _states(part: frozenset[str], s: Quantity) -> int:
@@ -97,12 +132,14 @@ def _states(part: frozenset[str], s: Quantity) -> int:
     return len(part & (s.sentence | s.nearby))
 
 
-def _year_agreement(q: Quantity, found: list[Quantity], agree: int | None) -> int | None:
+def _dated_years(q: Quantity, found: list[Quantity]) -> list[Quantity]:
     """A claimed year the source writes inside a date ("12 June 1996") is given there."""
-    if q.kind != "year":
-        return agree
-    in_dates = [len(q.context & s.context) for s in found if s.kind == "date" and s.date[0] == q.low]
-    return max([a for a in (agree, *in_dates) if a is not None], default=None)
+    return [s for s in found if q.kind == "year" and s.kind == "date" and s.date[0] == q.low]
+
+
+def _month_only(q: Quantity) -> bool:
+    """"In June": a month that agrees with "June 2019", but with no year to contradict one."""
+    return q.kind == "date" and not q.date[0] and not q.date[2]
 
 
 def _derived(q: Quantity, found: list[Quantity]) -> bool:
