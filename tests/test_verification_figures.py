@@ -33,15 +33,14 @@ class FigureKindTests(SimpleTestCase):
 
     def test_a_quantity_in_other_units_is_converted(self):
         self.assertEqual(reasons("The tower is 102 ft tall.", "The tower is 31 m tall."), [])
-        found = reasons("The tower is 150 ft tall.", "The tower is 31 m tall.")
-        self.assertEqual(len(found), 1)
-        self.assertRegex(found[0], r"^the source gives the length of “tower[^”]*” as 31 m, not 150 ft$")
+        self.assertEqual(reasons("The tower is 150 ft tall.", "The tower is 31 m tall."),
+                         ["the source gives the length of the tower as 31 m, not 150 ft"])
 
     def test_an_anniversary_the_source_counts_back_is_the_founding_year(self):
         claim = "The rowing club was founded in 1891 on the river."
         self.assertEqual(reasons(claim, "The rowing club on the river celebrated its 125th anniversary in 2016."), [])
         self.assertEqual(reasons(claim, "The rowing club on the river was founded in 1895."),
-                         ["the source gives the year of “rowing club was founded” as 1895, not 1891"])
+                         ["the source gives the year the rowing club was founded as 1895, not 1891"])
 
     def test_a_range_that_holds_the_claimed_value_is_no_contradiction(self):
         self.assertEqual(reasons("The bridge was rebuilt in 1994.", "The bridge was rebuilt between 1990 and 1998."), [])
@@ -53,7 +52,7 @@ class FigureKindTests(SimpleTestCase):
 
     def test_a_date_is_compared_with_a_date_and_its_day_is_no_count(self):
         self.assertEqual(reasons("The bridge opened on 3 May 1994.", "The bridge opened on 5 May 1994."),
-                         ["the source gives the date of “bridge opened” as 5 May 1994, not 3 May 1994"])
+                         ["the source gives the date the bridge opened as 5 May 1994, not 3 May 1994"])
         self.assertEqual(reasons("On 1 February 1958 United beat Arsenal in the league.",
                                  "United beat Arsenal 5–4 in the league that February."), [])
 

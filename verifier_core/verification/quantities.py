@@ -9,7 +9,7 @@ same noun, a quantity with a quantity of the same dimension (converted: 31 m hol
 no contradiction: a range that holds the claimed value, a total of the source's counts,
 a year N years before an "Nth anniversary". When the source's figure for the same thing
 (in the most similar wording) is another one, the reason says so, naming the thing:
-"the source gives the year of “line reopened” as 1996, not 1994".
+"the source gives the year the line reopened as 1996, not 1994" (naming.py).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from verifier_core.verification.figures import Quantity, quantities
 from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.naming import thing_of
 from verifier_core.verification.parts import split_claim
 
 __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
@@ -25,7 +26,7 @@ MIN_OVERLAP = 2  # shared context words before two figures count as "the same th
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
 COMPARED = ("year", "date", "count", "quantity", "number", "ordinal")
 _ANNIVERSARY = "anniversari"  # the Snowball stem of "anniversary"
-_DIMENSION_WORDS = {"length": "length", "mass": "mass", "area": "area", "volume": "volume", "speed": "speed",
+_DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "area": "area", "volume": "volume", "speed": "speed",
                     "time": "duration", "percent": "share", "power": "power"}
 
 
@@ -34,7 +35,7 @@ class Mismatch:
     claim: Quantity
     source_value: str
     source_text: str
-    thing: str = ""  # what the two figures are of, in words: "the year of “line reopened”"
+    thing: str = ""  # what the two figures are of, in words: "the year the line reopened"
 
     @property
     def reason(self) -> str:
@@ -89,7 +90,9 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     if not agreeing:  # only the source's sentence stating the claim's part
         top = max((_states(part, s) for s in same), default=0)
         same = [s for s in same if _states(part, s) == top]
-    # A source figure that another figure of the claim gives is that figure's, not a rival.
+    # A source figure that another figure of the claim gives is that figure's, not a rival;
+    # nor is a year in a sentence that names another in words ("this year") when the page
+    # gives the claimed year: "this year" may be it.
     rivals = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
               and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
               and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
@@ -159,15 +162,19 @@ def _derived(q: Quantity, found: list[Quantity]) -> bool:
 
 
 def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
-    """What the figures are of, in the claim's words."""
+    """What the figures are of, in a few of the claim's words: "the year the line
+    reopened", "the number of boats", "the amount of the donation"; else the claim's
+    words the source shares around the figure."""
     if q.kind == "count":
         return f"the number of {q.thing}"
     if q.kind == "ordinal" and q.thing:
         return f"the {q.thing}"
+    word = {"year": "year", "date": "date", "number": "number"}.get(q.kind) or _DIMENSION_WORDS.get(q.thing, "figure")
+    named = thing_of(q.kind, claim, q.start, q.end, word)
+    if named:
+        return named
     anchor = _anchor(q, claim, shared)
-    label = {"year": "the year", "date": "the date"}.get(q.kind)
-    if label is None:
-        label = "the " + _DIMENSION_WORDS.get(q.thing, "figure") if q.kind == "quantity" else "the figure"
+    label = "the figure" if q.kind == "number" else f"the {word}"
     return f"{label} of “{anchor}”" if anchor else label
 
 
