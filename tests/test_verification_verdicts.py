@@ -25,6 +25,17 @@ class VerdictRuleTests(CheckpointTestCase):
         self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", verdict.reason)
         self.assertEqual(verdict.parts[-1].verdict, Verdict.NOT_SUPPORTED)
 
+    def test_a_figure_the_page_gives_for_something_else_is_never_supported(self):
+        # 1996 is on the page, in words almost as close (the tower's cafe): the sentence
+        # stating the tower's opening gives 1994.
+        source = ("Port Elsin timeline\nThe Harbour Tower opened to visitors in 1994 after four years of construction.\n"
+                  "The Harbour Tower cafe opened in 1996 on the top floor.\n")
+        planted = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1996."), source)
+        self.assertNotEqual(planted.verdict, Verdict.SUPPORTED)
+        self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", planted.reason)
+        right = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1994."), source)
+        self.assertNotIn("the source gives", right.reason)
+
     def test_a_generic_front_page_never_gives_a_confident_verdict_of_support(self):
         deep = self.verifier.score_source(CLAIM, SOURCE_TOWER, url="https://guide.example/towers/harbour-tower")
         front = self.verifier.score_source(CLAIM, SOURCE_TOWER, url="https://guide.example/")

@@ -22,8 +22,8 @@ _AUX = frozenset("is are was were be been being has have had will would did does
                  "must".split())
 _BE = frozenset("is are was were be been being".split())
 _HAVE = frozenset("has have had".split())
-# Prepositions inside a subject: "The Harbour Tower in Port Elsin", "the club from Leeds".
-_INNER = frozenset("in at from near on".split())
+# Prepositions inside a subject: "The Harbour Tower in Port Elsin", "the line to the islands".
+_INNER = frozenset("in at from near on to for with by".split())
 _IRREGULAR = frozenset(
     "won began begun became become born made took taken left went gone came grew grown built held led met ran rose "
     "sold wrote written gave given got beat beaten brought bought fell fallen found hit kept lost paid put said saw "

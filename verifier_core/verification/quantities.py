@@ -71,12 +71,15 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
       fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
     own = quantities(claim)
-    parts = [(p.start, p.end, frozenset(t for _, _, t in term_spans(p.text))) for p in split_claim(claim)]
+    words = term_spans(claim)
+    parts = [(p.start, p.end) for p in split_claim(claim)]
     out = []
     for q in own:
         if _month_only(q) or _derived(q, found):
             continue
-        part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
+        # The words of the claim's part that holds q, less q's own ("March" of "24 March 1960").
+        a, b = next(((a, b) for a, b in parts if a <= q.start < b), (0, len(claim)))
+        part = frozenset(t for s, _, t in words if a <= s < b and not q.start <= s < q.end)
         rival = _rival(q, own, found, part)
         if rival is not None:
             out.append(Mismatch(q, rival.value, rival.text, _thing(q, claim, _shared(q, rival))))
