@@ -51,6 +51,8 @@ _WORDS = "|".join(NUMBER_WORDS)
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%s)\b)?(st|nd|rd|th)?(?![\w])|\b(%s)\b"
     % ("|".join(MULTIPLIERS), _WORDS), re.I)
+# Every figure has a digit, a month or a number word: a sentence without one is skipped.
+_MAY_HOLD_FIGURE = re.compile(r"\d|\b(?:%s|%s)" % ("|".join(_MONTHS), _WORDS), re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*$", re.I)
 _NOUN = re.compile(r"\s*(?:[-–]\s*)?([^\W\d_][\w'-]*)")
 _STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "with", "the", "a", "an", "per",
@@ -102,15 +104,22 @@ class _Found(NamedTuple):
 def quantities(text: str, offset: int = 0) -> list[Quantity]:
     """Every figure of `text`, sentence by sentence, with the content words around it and
     the previous sentence's words: sources say "It reopened in 1996" after naming the line."""
-    out, pos, previous = [], 0, frozenset()
+    pieces, pos = [], 0
     for piece in _SENTENCE.split(text):
-        start = text.find(piece, pos)
-        pos = start + len(piece)
-        spans = term_spans(piece)
-        words = [s for s in spans if not any(c.isdigit() for c in piece[s[0]:s[1]]) and s[2] not in NUMBER_WORDS]
+        pieces.append((text.find(piece, pos), piece))
+        pos = pieces[-1][0] + len(piece)
+    # Most sentences of a page hold no figure: only those that do, and the sentences just
+    # before them, are tokenised (most of the cost).
+    figures = [_figures(piece) if _MAY_HOLD_FIGURE.search(piece) else [] for _, piece in pieces]
+    out, previous = [], frozenset()
+    for i, (start, piece) in enumerate(pieces):
+        if not figures[i] and not (i + 1 < len(pieces) and figures[i + 1]):
+            continue
+        words = [s for s in term_spans(piece) if not any(c.isdigit() for c in piece[s[0]:s[1]])
+                 and s[2] not in NUMBER_WORDS]
         flags = (_PAGE_DATE.search(piece) is not None, _YEAR_IN_WORDS.search(piece) is not None)
         sentence = frozenset(t for _, _, t in words)
-        for found in _figures(piece):
+        for found in figures[i]:
             before = [t for a, _, t in words if a < found[0]][-WINDOW:]
             after = [t for a, _, t in words if a >= found[1]][:WINDOW]
             out.append(_placed(found, offset + start, piece, (frozenset(before + after), sentence), previous, flags))
