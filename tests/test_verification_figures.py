@@ -69,7 +69,7 @@ class FigureKindTests(SimpleTestCase):
 # One figure of the page put in another's place: 24 March 1960 is on the page, but for the
 # widow's move, a sentence that shares two of the claim's words (not three: the old margin
 # rule alone lets it through).
-OBITUARY = ("Smith was born in Leeds in 1921. Smith died in Blackville on 24 January 1957. "
+OBITUARY = ("Smith was born in Leeds in 1921. Smith died in Blackville on 24 January 1957. He is buried there. "
             "Smith's widow moved from Blackville to Halifax on 24 March 1960.")
 
 
@@ -82,7 +82,8 @@ class PlantedSwapTests(SimpleTestCase):
         self.assertEqual(reasons("Smith died in Blackville on 24 January 1957.", OBITUARY), [])
 
     def test_it_says_nothing_when_the_claimed_figure_is_worded_as_closely_as_the_rival(self):
-        source = "The ferry line to the islands opened in 1996. The bridge to the islands opened in 1994."
+        source = ("The ferry line to the islands opened in 1996. Boats leave every hour. "
+                  "The bridge to the islands opened in 1994.")
         self.assertEqual(reasons("The crossing to the islands opened in 1994.", source), [])
         self.assertEqual(reasons("The ferry line to the islands opened in 1994.", source),
                          ["the source gives the year the ferry line opened as 1996, not 1994"])
@@ -116,6 +117,14 @@ class RoundingAndMonthTests(SimpleTestCase):
         self.assertEqual(found, {"April 9th": "date"})
         self.assertEqual(reasons("The bout took place on April 4, 2011 in Albuquerque.",
                                  "The bout takes place on April 9th in Albuquerque."),
+                         ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
+
+    def test_a_date_outside_the_stating_sentence_needs_the_claim_figure_s_own_words(self):
+        # The sentence stating most of the claim gives a count; the date is elsewhere.
+        claim, opening = "The bout took place on April 4, 2011 in Albuquerque.", (
+            "The bout in Albuquerque has five rounds of five minutes. Tickets are sold out. ")
+        self.assertEqual(reasons(claim, opening + "Doors open on April 9th in Albuquerque."), [])
+        self.assertEqual(reasons(claim, opening + "The bout takes place on April 9th in Albuquerque."),
                          ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
 
     def test_a_month_alone_agrees_with_a_dated_claim_but_never_contradicts_one(self):

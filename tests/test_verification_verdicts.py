@@ -29,7 +29,7 @@ class VerdictRuleTests(CheckpointTestCase):
         # 1996 is on the page, in words almost as close (the tower's cafe): the sentence
         # stating the tower's opening gives 1994.
         source = ("Port Elsin timeline\nThe Harbour Tower opened to visitors in 1994 after four years of construction.\n"
-                  "The Harbour Tower cafe opened in 1996 on the top floor.\n")
+                  "Tickets are sold at the entrance.\nThe Harbour Tower cafe opened in 1996 on the top floor.\n")
         planted = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1996."), source)
         self.assertNotEqual(planted.verdict, Verdict.SUPPORTED)
         self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", planted.reason)

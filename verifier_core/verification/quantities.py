@@ -90,9 +90,6 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     """The source's figure for the thing `q` is about, when it is another one."""
     same = [s for s in found if comparable(q, s)]
     agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
-    if not agreeing:  # only the source's sentence stating the claim's part
-        top = max((_states(part, s) for s in same), default=0)
-        same = [s for s in same if _states(part, s) == top]
     # A source figure that another figure of the claim gives is that figure's, not a rival;
     # nor is a year in a sentence that names another in words ("this year") when the page
     # gives the claimed year: "this year" may be it.
@@ -101,9 +98,9 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
               and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
     if not rivals:
         return None
-    best = max(rivals, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
     if not agreeing:
-        return best if len(_shared(q, best)) >= MIN_OVERLAP else None
+        return _never_given(q, part, found, same, rivals)
+    best = max(rivals, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
     agree = max(len(q.context & s.context) for s in agreeing)
     if len(_shared(q, best)) >= MIN_OVERLAP and len(q.context & best.context) >= agree + PRESENT_MARGIN:
         return best
@@ -111,13 +108,34 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     return _restated(q, part, rivals, [s for s in agreeing if not s.page_date])
 
 
+def _never_given(q: Quantity, part: frozenset[str], found: list[Quantity], same: list[Quantity],
+                 rivals: list[Quantity]) -> Quantity | None:
+    """The source never gives the claimed figure. The sentence that states the claim's part
+    (of all sentences with a figure, the one sharing most of its words) gives another, in
+    wording shared with the claim's (MIN_OVERLAP words); a figure elsewhere is about something
+    else. Where that sentence gives no figure of this kind, the one stating most of the part
+    among those that do counts only when the words right around its figure say more of what
+    the claim figure's say (one word more): "the bout takes place on April 9th in
+    Albuquerque" for "the bout took place on April 4, 2011 in Albuquerque"."""
+    top = max((_states(part, s) for s in found), default=0)
+    stating = [s for s in rivals if _states(part, s) == top]
+    if stating:
+        best = max(stating, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
+        if len(_shared(q, best)) >= MIN_OVERLAP:
+            return best
+    top = max(_states(part, s) for s in same)
+    stating = [s for s in rivals if _states(part, s) == top]
+    best = max(stating, key=lambda s: (len(q.context & s.context), len(_shared(q, s))), default=None)
+    return best if best is not None and len(q.context & best.context) > MIN_OVERLAP else None
+
+
 def _restated(q: Quantity, part: frozenset[str], rivals: list[Quantity], agreeing: list[Quantity]) -> Quantity | None:
     """The source gives the claimed figure, but elsewhere: the sentence that states the
-    claim's part (no sentence giving the claimed figure states more of it) gives another
+    claim's part (more of it than any sentence giving the claimed figure) gives another
     figure, and that figure's own words are closer to the claim figure's than those of any
     figure that agrees. What a swap looks like: one figure of the page put in another's place."""
     top = max(_states(part, s) for s in rivals)
-    if not agreeing or top < max(_states(part, s) for s in agreeing):
+    if not agreeing or top <= max(_states(part, s) for s in agreeing):
         return None
     rival = max((s for s in rivals if _states(part, s) == top),
                 key=lambda s: (len(q.context & s.context), len(_shared(q, s))))
