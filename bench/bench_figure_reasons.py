@@ -21,6 +21,7 @@ is the result, never looked at while designing. `--split all` is both.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -33,7 +34,7 @@ from bench.baseline import ISSUE_24_BASE, baseline_tree, run_in  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 from bench.verification_trust import planted_claims  # noqa: E402
 from verifier_core.verification.data import HALVES, half, load_wice  # noqa: E402
-from verifier_core.verification.quantities import mismatches  # noqa: E402
+from verifier_core.verification.quantities import mismatches, quantities  # noqa: E402
 
 LABELS = ("supported", "partially_supported", "not_supported")
 # Run inside the baseline tree: its own mismatches, its own planted swaps, its own time.
@@ -87,6 +88,20 @@ def caught_after(examples, planted: dict[int, str]) -> int:
     return sum(bool(mismatches(claim, examples[i].page)) for i, claim in planted.items())
 
 
+def same_kind_swap(original: str, swapped: str) -> bool:
+    """The swap puts a figure of the original's kind in its place under typed figures
+    ("1994" for "1996"), not a number into a date's day ("March three, 2017"), a name
+    ("G3" for "G7") or half a range ("1969–19")."""
+    head = len(os.path.commonprefix([original, swapped]))
+    tail = len(os.path.commonprefix([original[head:][::-1], swapped[head:][::-1]]))
+
+    def kind_at(text: str) -> str | None:
+        end = max(head + 1, len(text) - tail)
+        return next((q.kind for q in quantities(text) if q.start < end and head < q.end), None)
+
+    return kind_at(original) is not None and kind_at(original) == kind_at(swapped)
+
+
 def print_tables(examples, split: str, before: dict, after: tuple[list[bool], float], new_swaps: dict) -> bool:
     old, new = rates(examples, before["fires"], split), rates(examples, after[0], split)
     print(f"\nHalf: {split}. Figure reasons given (\"the source gives ..., not ...\"), "
@@ -95,7 +110,10 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
     for key in sorted(new, key=lambda k: (k[0] != "dev", k[0], LABELS.index(k[1]))):
         print(f"| {key[0]} | {key[1]} | {share(old[key])} | {share(new[key])} |")
     planted = {int(i): claim for i, claim in before["planted"].items()}
+    typed = {i: claim for i, claim in planted.items() if same_kind_swap(examples[i].claim, claim)}
     pairs = {"the baseline's figures (kinds year / number)": (planted, sum(before["caught"].values())),
+             "... of which a figure of the same kind under typed figures":
+                 (typed, sum(before["caught"][str(i)] for i in typed)),
              "this checkout's figures (year, date, count, quantity...)":
                  (new_swaps, sum(before["caught_new_swaps"].values()))}
     print("\nPlanted figure swaps in supported claims (WiCE dev file), caught (a figure reason given):\n")
@@ -103,7 +121,7 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
     kept = True
     for label, (swaps, caught_before) in pairs.items():
         caught = caught_after(examples, swaps)
-        kept &= caught >= caught_before
+        kept &= caught >= caught_before or swaps is typed  # the target is on the whole sets
         print(f"| {label} | {len(swaps)} | {share((caught_before, len(swaps)))} | {share((caught, len(swaps)))} |")
     print(f"\nCPU ms per claim (the page's figures and the comparison): before {before['ms']:.2f}, "
           f"after {after[1]:.2f}")
