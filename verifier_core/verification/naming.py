@@ -18,26 +18,31 @@ from typing import NamedTuple
 # Words (with inner dots, apostrophes and hyphens, and the last dot of "J.D."), and the
 # punctuation that ends a phrase.
 _TOKEN = re.compile(r"[^\W_](?:[\w'’&.-]*[^\W_])?(?:(?<=\.[^\W_])\.)?|[,;:()\[\]\"“”–—]")
-_AUX = frozenset("is are was were be been being has have had will would did does do can could shall should "
-                 "must".split())
-_BE = frozenset("is are was were be been being".split())
-_HAVE = frozenset("has have had".split())
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_AUX = _words("is are was were be been being has have had will would did does do can could shall should must")
+_BE = _words("is are was were be been being")
+_HAVE = _words("has have had")
 # Prepositions inside a subject: "The Harbour Tower in Port Elsin", "the line to the islands".
-_INNER = frozenset("in at from near on to for with by".split())
-_IRREGULAR = frozenset(
+_INNER = _words("in at from near on to for with by")
+_IRREGULAR = _words(
     "won began begun became become born made took taken left went gone came grew grown built held led met ran rose "
     "sold wrote written gave given got beat beaten brought bought fell fallen found hit kept lost paid put said saw "
     "seen sent spent stood struck taught told thought threw broke broken chose chosen drove flew rode sang sank spoke "
-    "shot won lay laid sat sought fought won wound".split())
-_NOT_VERBS = frozenset("hundred red bed need seed speed feed breed shed indeed united limited".split())
+    "shot lay laid sat sought fought wound")
+_NOT_VERBS = _words("hundred red bed need seed speed feed breed shed indeed united limited")
 # Words that name nothing on their own: a phrase of only these is no phrase.
-_EMPTY = frozenset("the a an this that these those its their his her our my your".split())
-_ADVERBS = frozenset("later also then again first since still already soon once never not just only".split())
+_EMPTY = _words("the a an this that these those its their his her our my your")
+_ADVERBS = _words("later also then again first since still already soon once never not just only")
 # Words that end a noun phrase (the subject, an object, what a quantity measures).
-_BOUNDARY = frozenset(
+_BOUNDARY = _words(
     "in on at after before during since until till for with by from to into onto as than about between under over "
     "through within without against among via per while when where which who whom whose that and but or nor because "
-    "although though if worth nearly almost around approximately some roughly".split())
+    "although though if worth nearly almost around approximately some roughly")
 # A phrase's first word as it reads mid-sentence: "the year she returned", "the amount of the donation".
 _FIRST_WORD = {"The": "the", "A": "the", "An": "the", "a": "the", "an": "the", "She": "she", "He": "he",
                "It": "it", "They": "they", "We": "we", "Its": "its", "Their": "their", "His": "his", "Her": "her"}
