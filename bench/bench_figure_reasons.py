@@ -53,6 +53,17 @@ caught = {i: bool(mismatches(claim, examples[i].page)) for i, claim in planted.i
 theirs = {i: bool(mismatches(claim, examples[int(i)].page)) for i, claim in payload["planted"].items()}
 print(json.dumps({"fires": fires, "ms": ms, "planted": planted, "caught": caught, "caught_new_swaps": theirs}))
 """
+# Another commit's rules on the same claims and the same two swap sets (--also).
+COMPARE = """
+from pathlib import Path
+from verifier_core.verification.data import load_wice
+from verifier_core.verification.quantities import mismatches
+examples = load_wice(Path(payload["data"]))
+fired = lambda claim, i: bool(mismatches(claim, examples[int(i)].page))
+supported = [i for i in payload["rows"] if examples[i].label == "supported"]
+print(json.dumps([sum(fired(examples[i].claim, i) for i in supported), len(supported)]
+                 + [sum(fired(claim, i) for i, claim in swaps.items()) for swaps in payload["swaps"]]))
+"""
 
 
 def in_split(example, split: str) -> bool:
@@ -129,11 +140,23 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
     return supported[0] <= 0.03 * supported[1] and kept
 
 
+def compare(commits: list[str], payload: dict) -> None:
+    """The trade-off: supported claims given a reason and swaps caught, by commit."""
+    print("\n| code | supported given a reason | baseline's swaps caught | this checkout's swaps caught |\n|---|---|---|---|")
+    for commit in commits:
+        with baseline_tree(commit) as folder:
+            fired, total, theirs, ours = run_in(folder, COMPARE, payload)
+        print(f"| {commit} | {share((fired, total))} | {theirs}/{len(payload['swaps'][0])} | "
+              f"{ours}/{len(payload['swaps'][1])} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "wice"))
     parser.add_argument("--split", choices=(*HALVES, "all"), default="held-out",
                         help="which half of the claims (data.half); held-out is the result")
+    parser.add_argument("--also", nargs="*", default=[], metavar="COMMIT",
+                        help="the same figures for other commits' rules, on the same claims and swaps")
     parser.add_argument("--show", choices=LABELS, help="print the reasons given to claims of this label (WiCE dev file)")
     args = parser.parse_args()
     print(load_line("before the run"))
@@ -145,6 +168,9 @@ def main() -> None:
     met = print_tables(examples, args.split, before, after_run(examples, args.split, args.show), new_swaps)
     print(f"{'meets' if met else 'MISSES'} the target: supported claims given a figure reason <= 3%, planted swaps "
           "(both sets) caught at least as often as before")
+    if args.also:
+        compare(args.also, {"data": str(Path(args.data).resolve()), "rows": rows,
+                            "swaps": [before["planted"], {str(i): claim for i, claim in new_swaps.items()}]})
     print(load_line("after the run"))
 
 
