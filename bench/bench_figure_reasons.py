@@ -142,7 +142,8 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
 
 def compare(commits: list[str], payload: dict) -> None:
     """The trade-off: supported claims given a reason and swaps caught, by commit."""
-    print("\n| code | supported given a reason | baseline's swaps caught | this checkout's swaps caught |\n|---|---|---|---|")
+    print("\n| code | supported given a reason | baseline's swaps caught | this checkout's swaps caught |\n"
+          "|---|---|---|---|")
     for commit in commits:
         with baseline_tree(commit) as folder:
             fired, total, theirs, ours = run_in(folder, COMPARE, payload)
@@ -157,7 +158,8 @@ def main() -> None:
                         help="which half of the claims (data.half); held-out is the result")
     parser.add_argument("--also", nargs="*", default=[], metavar="COMMIT",
                         help="the same figures for other commits' rules, on the same claims and swaps")
-    parser.add_argument("--show", choices=LABELS, help="print the reasons given to claims of this label (WiCE dev file)")
+    parser.add_argument("--show", choices=LABELS,
+                        help="print the reasons given to claims of this label (WiCE dev file)")
     args = parser.parse_args()
     print(load_line("before the run"))
     examples = load_wice(Path(args.data))

@@ -28,7 +28,8 @@ class VerdictRuleTests(CheckpointTestCase):
     def test_a_figure_the_page_gives_for_something_else_is_never_supported(self):
         # 1996 is on the page, in words almost as close (the tower's cafe): the sentence
         # stating the tower's opening gives 1994.
-        source = ("Port Elsin timeline\nThe Harbour Tower opened to visitors in 1994 after four years of construction.\n"
+        source = ("Port Elsin timeline\n"
+                  "The Harbour Tower opened to visitors in 1994 after four years of construction.\n"
                   "Tickets are sold at the entrance.\nThe Harbour Tower cafe opened in 1996 on the top floor.\n")
         planted = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1996."), source)
         self.assertNotEqual(planted.verdict, Verdict.SUPPORTED)

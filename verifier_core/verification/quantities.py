@@ -26,8 +26,8 @@ MIN_OVERLAP = 2  # shared context words before two figures count as "the same th
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
 COMPARED = ("year", "date", "count", "quantity", "number", "ordinal")
 _ANNIVERSARY = "anniversari"  # the Snowball stem of "anniversary"
-_DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "area": "area", "volume": "volume", "speed": "speed",
-                    "time": "duration", "percent": "share", "power": "power"}
+_DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "area": "area", "volume": "volume",
+                    "speed": "speed", "time": "duration", "percent": "share", "power": "power"}
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,10 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     """Claim figures the source contradicts: a figure of the same kind about the same thing
     in wording shared with the claim (MIN_OVERLAP words), where the source does not derive
     the claim's figure and either
-    - never gives it: then only the sentence that states the claim's part counts (of the
-      sentences with a figure of this kind and thing, the one sharing most of the part's
-      words), and it gives no figure that agrees; a figure elsewhere is about something else;
+    - never gives it: then only the sentence that states the claim's part counts, and it
+      gives another figure (`_never_given`); a figure elsewhere is about something else;
     - or gives it, but the sentence stating the claim's part gives another one (a planted
-      swap: a figure taken from elsewhere on the page): see `_restated`;
+      swap: a figure taken from elsewhere on the page, `_restated`);
     - or gives it only in wording much further from the claim's (PRESENT_MARGIN words
       fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
