@@ -3,6 +3,8 @@ the event of a year or a date, the noun phrase a quantity measures."""
 from __future__ import annotations
 
 from django.test import SimpleTestCase
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier_core.verification.naming import thing_of
 
@@ -54,3 +56,17 @@ class MeasuredNamingTests(SimpleTestCase):
 
     def test_a_duration_is_not_named_by_the_noun_before_it(self):
         self.assertEqual(named("quantity", "He stayed in place for seven years.", "seven years", "duration"), "")
+
+
+class NamingRobustnessTests(SimpleTestCase):
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.sampled_from(list("ab The was opened in of 88%,;()–19")), max_size=60),
+           st.integers(0, 60), st.integers(0, 10), st.sampled_from(["year", "date", "quantity", "number"]))
+    def test_it_never_fails_and_names_only_with_the_claim_s_words(self, claim, start, width, kind):
+        start = min(start, len(claim))
+        name = thing_of(kind, claim, start, min(len(claim), start + width), "share" if kind == "quantity" else kind)
+        if name:
+            self.assertTrue(name.startswith("the "))
+            label = {"the", "of", "year", "date", "share", "number"}
+            for word in name.split():
+                self.assertTrue(word in label or word.lower() in claim.lower(), (word, claim))

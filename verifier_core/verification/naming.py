@@ -135,7 +135,7 @@ def _phrase_before(tokens: list[_Token], stop: int, floor: int, limit: int = MAX
     or conjunction, a verb or a figure; none when longer than `limit` words. Before a
     verb, the head before a place: "The Harbour Tower in Port Elsin is": the tower."""
     i = _start_before(tokens, stop, floor)
-    if i - 1 > floor and tokens[i - 1].text.lower() in _INNER and _is_verb(tokens[stop]):
+    if i - 1 > floor and tokens[i - 1].text.lower() in _INNER and stop < len(tokens) and _is_verb(tokens[stop]):
         head = _start_before(tokens, i - 1, floor)
         if head < i - 1:
             i, stop = head, i - 1
