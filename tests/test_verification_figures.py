@@ -33,15 +33,14 @@ class FigureKindTests(SimpleTestCase):
 
     def test_a_quantity_in_other_units_is_converted(self):
         self.assertEqual(reasons("The tower is 102 ft tall.", "The tower is 31 m tall."), [])
-        found = reasons("The tower is 150 ft tall.", "The tower is 31 m tall.")
-        self.assertEqual(len(found), 1)
-        self.assertRegex(found[0], r"^the source gives the length of “tower[^”]*” as 31 m, not 150 ft$")
+        self.assertEqual(reasons("The tower is 150 ft tall.", "The tower is 31 m tall."),
+                         ["the source gives the length of the tower as 31 m, not 150 ft"])
 
     def test_an_anniversary_the_source_counts_back_is_the_founding_year(self):
         claim = "The rowing club was founded in 1891 on the river."
         self.assertEqual(reasons(claim, "The rowing club on the river celebrated its 125th anniversary in 2016."), [])
         self.assertEqual(reasons(claim, "The rowing club on the river was founded in 1895."),
-                         ["the source gives the year of “rowing club was founded” as 1895, not 1891"])
+                         ["the source gives the year the rowing club was founded as 1895, not 1891"])
 
     def test_a_range_that_holds_the_claimed_value_is_no_contradiction(self):
         self.assertEqual(reasons("The bridge was rebuilt in 1994.", "The bridge was rebuilt between 1990 and 1998."), [])
@@ -53,7 +52,7 @@ class FigureKindTests(SimpleTestCase):
 
     def test_a_date_is_compared_with_a_date_and_its_day_is_no_count(self):
         self.assertEqual(reasons("The bridge opened on 3 May 1994.", "The bridge opened on 5 May 1994."),
-                         ["the source gives the date of “bridge opened” as 5 May 1994, not 3 May 1994"])
+                         ["the source gives the date the bridge opened as 5 May 1994, not 3 May 1994"])
         self.assertEqual(reasons("On 1 February 1958 United beat Arsenal in the league.",
                                  "United beat Arsenal 5–4 in the league that February."), [])
 
@@ -65,3 +64,74 @@ class FigureKindTests(SimpleTestCase):
         claim = "It was shown on 18 October 2018 and released on 9 November 2018, with a DVD on 12 November."
         source = "The film was shown on 18 October 2018. Its DVD and digital release followed on 12th November."
         self.assertEqual(reasons(claim, source), [])
+
+
+# One figure of the page put in another's place: 24 March 1960 is on the page, but for the
+# widow's move, a sentence that shares two of the claim's words (not three: the old margin
+# rule alone lets it through).
+OBITUARY = ("Smith was born in Leeds in 1921. Smith died in Blackville on 24 January 1957. He is buried there. "
+            "Smith's widow moved from Blackville to Halifax on 24 March 1960.")
+
+
+class PlantedSwapTests(SimpleTestCase):
+    def test_it_catches_a_figure_from_elsewhere_on_the_page_when_the_stating_sentence_gives_another(self):
+        self.assertEqual(reasons("Smith died in Blackville on 24 March 1960.", OBITUARY),
+                         ["the source gives the date Smith died as 24 January 1957, not 24 March 1960"])
+
+    def test_it_says_nothing_when_the_stating_sentence_gives_the_claimed_figure(self):
+        self.assertEqual(reasons("Smith died in Blackville on 24 January 1957.", OBITUARY), [])
+
+    def test_it_says_nothing_when_the_claimed_figure_is_worded_as_closely_as_the_rival(self):
+        source = ("The ferry line to the islands opened in 1996. Boats leave every hour. "
+                  "The bridge to the islands opened in 1994.")
+        self.assertEqual(reasons("The crossing to the islands opened in 1994.", source), [])
+        self.assertEqual(reasons("The ferry line to the islands opened in 1994.", source),
+                         ["the source gives the year the ferry line opened as 1996, not 1994"])
+
+    def test_the_page_s_own_date_is_no_sentence_that_states_the_claim(self):
+        source = "Published 7 November 2017. Since 1926 the city council has had no female majority."
+        self.assertEqual(reasons("She was elected to the city council in 2017.", source), [])
+
+    def test_a_sentence_that_says_this_year_gives_no_rival_year_for_the_page_s_year(self):
+        source = ("Student news 2019. The volleyball team took the national student cup this year, "
+                  "building on their run in 2018 when the team reached the final.")
+        self.assertEqual(reasons("The volleyball team won the national student cup in 2019.", source), [])
+        self.assertEqual(reasons("The volleyball team won the national student cup in 2019.",
+                                 "The volleyball team won the national student cup in 2018."),
+                         ["the source gives the year the volleyball team won the national student cup as 2018, "
+                          "not 2019"])
+
+
+class RoundingAndMonthTests(SimpleTestCase):
+    def test_a_figure_s_rounding_is_its_own_not_the_source_s(self):
+        self.assertEqual(reasons("The club raced in Series 3 of the cup.", "The club raced in Series 4 of the cup."),
+                         ["the source gives the number of Series as 4, not 3"])
+        donation = "The studio made a donation worth $2 million to the fund."
+        self.assertEqual(reasons("The studio made a donation worth $1.5 million to the fund.", donation),
+                         ["the source gives the amount of the donation as 2 million, not 1.5 million"])
+        self.assertEqual(reasons("The studio made a donation worth $2 million to the fund.",
+                                 "The studio made a donation worth $1.98 million to the fund."), [])
+
+    def test_a_day_written_as_an_ordinal_after_its_month_is_a_date(self):
+        found = {q.text: q.kind for q in quantities("The bout takes place on April 9th in Albuquerque.")}
+        self.assertEqual(found, {"April 9th": "date"})
+        self.assertEqual(reasons("The bout took place on April 4, 2011 in Albuquerque.",
+                                 "The bout takes place on April 9th in Albuquerque."),
+                         ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
+
+    def test_a_date_outside_the_stating_sentence_needs_the_claim_figure_s_own_words(self):
+        # The sentence stating most of the claim gives a count; the date is elsewhere.
+        claim, opening = "The bout took place on April 4, 2011 in Albuquerque.", (
+            "The bout in Albuquerque has five rounds of five minutes. Tickets are sold out. ")
+        self.assertEqual(reasons(claim, opening + "Doors open on April 9th in Albuquerque."), [])
+        self.assertEqual(reasons(claim, opening + "The bout takes place on April 9th in Albuquerque."),
+                         ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
+
+    def test_a_month_alone_agrees_with_a_dated_claim_but_never_contradicts_one(self):
+        found = [(q.text, q.date) for q in quantities("The first debate is planned for June. Theresa May spoke.")]
+        self.assertEqual(found, [("June", (0, 6, 0))])
+        source = "The committee set the debates for June. The last debate is held through April, 2020."
+        self.assertEqual(reasons("The committee set the debates to begin in June 2019.", source), [])
+        self.assertEqual(reasons("The committee set the debates to begin in April 2019.",
+                                 "The committee set the debates for June."), [])
+        self.assertEqual(reasons("The committee set the debates for November.", source), [])

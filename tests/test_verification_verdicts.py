@@ -15,15 +15,27 @@ class VerdictRuleTests(CheckpointTestCase):
         claim = ClaimInput(CLAIM.text.replace("1994", "1996"), title=TITLE_TOWER)
         verdict = self.verifier.score_source(claim, SOURCE_TOWER)
         self.assertNotEqual(verdict.verdict, Verdict.SUPPORTED)
-        self.assertRegex(verdict.reason, r"the source gives the year of “[^”]*opened[^”]*” as 1994, not 1996")
+        self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", verdict.reason)
 
     def test_a_planted_swap_from_the_same_page_is_caught(self):
         claim = ClaimInput("The Harbour Tower opened to visitors in 1996 after four years of construction.",
                            title=TITLE_TOWER)
         verdict = self.verifier.score_source(claim, SOURCE_OPENING_ONLY)
         self.assertNotEqual(verdict.verdict, Verdict.SUPPORTED)
-        self.assertRegex(verdict.reason, r"the source gives the year of “[^”]*opened[^”]*” as 1994, not 1996")
+        self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", verdict.reason)
         self.assertEqual(verdict.parts[-1].verdict, Verdict.NOT_SUPPORTED)
+
+    def test_a_figure_the_page_gives_for_something_else_is_never_supported(self):
+        # 1996 is on the page, in words almost as close (the tower's cafe): the sentence
+        # stating the tower's opening gives 1994.
+        source = ("Port Elsin timeline\n"
+                  "The Harbour Tower opened to visitors in 1994 after four years of construction.\n"
+                  "Tickets are sold at the entrance.\nThe Harbour Tower cafe opened in 1996 on the top floor.\n")
+        planted = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1996."), source)
+        self.assertNotEqual(planted.verdict, Verdict.SUPPORTED)
+        self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", planted.reason)
+        right = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1994."), source)
+        self.assertNotIn("the source gives", right.reason)
 
     def test_a_generic_front_page_never_gives_a_confident_verdict_of_support(self):
         deep = self.verifier.score_source(CLAIM, SOURCE_TOWER, url="https://guide.example/towers/harbour-tower")

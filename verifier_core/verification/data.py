@@ -127,6 +127,16 @@ def grouped_folds(examples: list[Example], k: int, seed: int) -> list[list[int]]
     return [sorted(dev[j] for j in test) for _, test in folds]
 
 
+HALVES = ("dev", "held-out")
+
+
+def half(example: Example) -> str:
+    """Which half of a benchmark an example belongs to, "dev" (rules are designed on it)
+    or "held-out" (only reported): a hash of its group, so that claims sharing a page or
+    a parent claim (and nst_* rows that share them) never fall on both sides."""
+    return HALVES[hashlib.sha256(example.group.encode("utf-8")).digest()[0] & 1]
+
+
 def train_indices(examples: list[Example], test: list[int]) -> list[int]:
     banned = {examples[i].group for i in test}
     return [i for i, ex in enumerate(examples) if ex.group not in banned]

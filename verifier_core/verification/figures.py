@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from verifier_core.retrieval.tokenize import stop_words
 from verifier_core.verification.lexical import term_spans
@@ -27,12 +28,19 @@ _DATES = (  # (pattern, which group is the year, month, day); never inside a URL
     (re.compile(r"\b(%s),?\s+(\d{4})\b" % _MONTH, re.I), (2, 1, None)),
     # A day and month with no year ("on April 9"): the year is 0, compared where written.
     (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(%s)\b" % _MONTH, re.I), (None, 2, 1)),
-    (re.compile(r"\b(%s)\s+(\d{1,2})\b(?![\d,.:])" % _MONTH, re.I), (None, 1, 2)),
+    (re.compile(r"\b(%s)\s+(\d{1,2})(?:st|nd|rd|th)?\b(?![\d,.:])" % _MONTH, re.I), (None, 1, 2)),
+    # A month alone after a preposition ("planned for June"): a date of its month only. Only
+    # capitalised and after a preposition: "may" and "march" are verbs, "Theresa May" a name.
+    (re.compile(r"\b(?:in|for|until|till|by|from|since|through|during|early|late|mid-|last|next)\s+(%s)\b(?!\s?\d)"
+                % "|".join(m.capitalize() for m in _MONTHS if len(m) > 3 or m == "may")), (None, 1, None)),
 )
 # A sentence that dates the page itself (a byline, "Published", "Updated"): its dates are
 # the page's, never a contradiction of the claim's.
 _PAGE_DATE = re.compile(r"\b(?:published|posted|updated|modified|retrieved|accessed|copyright|datetime)\b|©"
                         r"|\bby\s+[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+)*\s+on\b", re.I)
+# A sentence that also names a year in words ("this year", "last season"): it states a year it
+# does not write, so a year it does write is not the only one it gives.
+_YEAR_IN_WORDS = re.compile(r"\b(?:this|last|next|previous|same|following)\s+(?:year|season)\b", re.I)
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty".split())}
@@ -43,6 +51,8 @@ _WORDS = "|".join(NUMBER_WORDS)
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%s)\b)?(st|nd|rd|th)?(?![\w])|\b(%s)\b"
     % ("|".join(MULTIPLIERS), _WORDS), re.I)
+# Every figure has a digit, a month or a number word: a sentence without one is skipped.
+_MAY_HOLD_FIGURE = re.compile(r"\d|\b(?:%s|%s)" % ("|".join(_MONTHS), _WORDS), re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*$", re.I)
 _NOUN = re.compile(r"\s*(?:[-–]\s*)?([^\W\d_][\w'-]*)")
 _STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "with", "the", "a", "an", "per",
@@ -60,57 +70,82 @@ class Quantity:
     kind: str  # "year" | "date" | "count" | "quantity" | "number" | "ordinal" | "score"
     context: frozenset[str]  # content terms around it (figures excluded)
     nearby: frozenset[str] = frozenset()  # the previous sentence's terms
-    low: float = 0.0  # the values it holds, as written (a range, or the rounding of its last digit)
+    low: float = 0.0  # the values it gives, as written (a range gives many), in the base unit
     high: float = 0.0
     key: frozenset[str] = frozenset()  # what it measures: counted noun stems, a dimension, a naming word
     thing: str = ""  # that, as written: "boats", "length", "aged"
     date: tuple[int, int, int] = (0, 0, 0)  # dates: (year, month, day); 0 where not written
     page_date: bool = False  # in a sentence that dates the page (a byline), not a fact
+    year_in_words: bool = False  # its sentence also says "this year", "last season"...
     sentence: frozenset[str] = frozenset()  # the content terms of its whole sentence
+    spread: float = 0.0  # half its last written digit: "1.2 km" may stand for 1.15 to 1.25 km
 
     def holds(self, other: "Quantity") -> bool:
-        """The two intervals meet: "31 m" holds "102 ft", "1990–1998" holds 1994."""
-        return self.low <= other.high and other.low <= self.high
+        """This figure, rounded as written, may stand for a value `other` gives: "31 m" holds
+        "102 ft", "1994" holds "1990–1998". Only this figure's rounding counts: "3" never
+        holds "4", and "$1.5 million" does not hold "$2 million" (which could be 1.5 to 2.5)."""
+        return self.low - self.spread <= other.high and other.low <= self.high + self.spread
+
+
+class _Found(NamedTuple):
+    """A figure found in one sentence, before its context is placed around it."""
+    start: int
+    end: int
+    kind: str
+    value: str = ""
+    low: float = 0.0
+    high: float = 0.0
+    key: frozenset[str] = frozenset()
+    thing: str = ""
+    date: tuple[int, int, int] = (0, 0, 0)
+    spread: float = 0.0
 
 
 def quantities(text: str, offset: int = 0) -> list[Quantity]:
     """Every figure of `text`, sentence by sentence, with the content words around it and
     the previous sentence's words: sources say "It reopened in 1996" after naming the line."""
-    out, pos, previous = [], 0, frozenset()
+    pieces, pos = [], 0
     for piece in _SENTENCE.split(text):
-        start = text.find(piece, pos)
-        pos = start + len(piece)
-        spans = term_spans(piece)
-        words = [s for s in spans if not any(c.isdigit() for c in piece[s[0]:s[1]]) and s[2] not in NUMBER_WORDS]
-        page_date = _PAGE_DATE.search(piece) is not None
+        pieces.append((text.find(piece, pos), piece))
+        pos = pieces[-1][0] + len(piece)
+    # Most sentences of a page hold no figure: only those that do, and the sentences just
+    # before them, are tokenised (most of the cost).
+    figures = [_figures(piece) if _MAY_HOLD_FIGURE.search(piece) else [] for _, piece in pieces]
+    out, previous = [], frozenset()
+    for i, (start, piece) in enumerate(pieces):
+        if not figures[i] and not (i + 1 < len(pieces) and figures[i + 1]):
+            continue
+        words = [s for s in term_spans(piece) if not any(c.isdigit() for c in piece[s[0]:s[1]])
+                 and s[2] not in NUMBER_WORDS]
+        flags = (_PAGE_DATE.search(piece) is not None, _YEAR_IN_WORDS.search(piece) is not None)
         sentence = frozenset(t for _, _, t in words)
-        for found in _figures(piece):
+        for found in figures[i]:
             before = [t for a, _, t in words if a < found[0]][-WINDOW:]
             after = [t for a, _, t in words if a >= found[1]][:WINDOW]
-            out.append(_placed(found, offset + start, piece, (frozenset(before + after), sentence), previous,
-                               page_date))
+            out.append(_placed(found, offset + start, piece, (frozenset(before + after), sentence), previous, flags))
         previous = sentence
     return out
 
 
-def _placed(found, base: int, piece: str, contexts, previous, page_date: bool) -> Quantity:
-    start, end, kind, value, low, high, key, thing, date = found
+def _placed(found: _Found, base: int, piece: str, contexts, previous, flags: tuple[bool, bool]) -> Quantity:
     context, sentence = contexts
-    return Quantity(value, piece[start:end], base + start, base + end, kind, context, previous, low, high,
-                    key, thing, date, page_date, sentence)
+    return Quantity(found.value, piece[found.start:found.end], base + found.start, base + found.end, found.kind,
+                    context, previous, found.low, found.high, found.key, found.thing, found.date, *flags,
+                    sentence=sentence, spread=found.spread)
 
 
-def _figures(piece: str) -> list[tuple]:
-    """(start, end, kind, value, low, high, key, thing, date) of each figure, in order."""
+def _figures(piece: str) -> list[_Found]:
+    """Each figure of one sentence, in order."""
     found, taken = [], []
     for pattern, order in _DATES:
         for match in pattern.finditer(piece):
             if any(a < match.end() and match.start() < b for a, b in taken):
                 continue
-            taken.append(match.span())
+            span = match.span(match.lastindex) if order == (None, 1, None) else match.span()
+            taken.append(span)
             if order is not None and (date := _date(match, order)) is not None:
                 value = "-".join(f"{p:02d}" for p in date if p)
-                found.append((*match.span(), "date", value, date[0], date[0], frozenset(), "", date))
+                found.append(_Found(*span, "date", value, date[0], date[0], date=date))
     singles = [m for m in _NUMBER.finditer(piece) if not any(a < m.end() and m.start() < b for a, b in taken)]
     found += _numbers(piece, singles)
     return sorted(found)
@@ -126,7 +161,7 @@ def _date(match: re.Match, order: tuple) -> tuple[int, int, int] | None:
     return year, month, day
 
 
-def _numbers(piece: str, matches: list[re.Match]) -> list[tuple]:
+def _numbers(piece: str, matches: list[re.Match]) -> list[_Found]:
     out, skip = [], set()
     for i, match in enumerate(matches):
         if i in skip:
@@ -138,7 +173,7 @@ def _numbers(piece: str, matches: list[re.Match]) -> list[tuple]:
             if 1000 <= low <= 2100 and other < 100 and low % 100 < other:  # "2019–20", "1616–17"
                 other += low - low % 100
             if low > other:  # "5–4": a score, never compared
-                out.append((match.start(), following.end(), "score", "", 0, 0, frozenset(), "", (0, 0, 0)))
+                out.append(_Found(match.start(), following.end(), "score"))
                 skip.add(i + 1)
                 continue
             high, end = other, following.end()
@@ -154,30 +189,28 @@ def _value(match: re.Match) -> float:
     return number * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0)
 
 
-def _classified(piece: str, match: re.Match, low: float, high: float, end: int) -> tuple:
+def _classified(piece: str, match: re.Match, low: float, high: float, end: int) -> _Found:
     """Year, ordinal, quantity (a unit follows), count (a noun follows) or number."""
     start = match.start()
     half = _half_digit(match)
     value = _shown(low) if low == high else f"{_shown(low)}–{_shown(high)}"
-    base = (start, end)
     if match.group(4):  # "125th"
         noun, stems = _noun_after(piece, end)
-        return (*base, "ordinal", value, low, high, stems, noun, (0, 0, 0))
+        return _Found(start, end, "ordinal", value, low, high, stems, noun)
     if (currency := currency_before(piece, start)) is not None:
-        return (*base, "quantity", value, low - half, high + half, frozenset({f"money:{currency}"}), "amount",
-                (0, 0, 0))
+        return _Found(start, end, "quantity", value, low, high, frozenset({f"money:{currency}"}), "amount", spread=half)
     unit = unit_after(piece, end)
     if unit is not None:
         size, _, unit_end = unit
-        return (start, unit_end, "quantity", value, (low - half) * size.factor, (high + half) * size.factor,
-                frozenset({size.dimension}), size.dimension, (0, 0, 0))
+        return _Found(start, unit_end, "quantity", value, low * size.factor, high * size.factor,
+                      frozenset({size.dimension}), size.dimension, spread=half * size.factor)
     noun, stems = _noun_after(piece, end)
     if _is_year(match, low, high) and not (noun and noun.islower() and noun.endswith("s")):
-        return (*base, "year", value, low, high, frozenset(), "", (0, 0, 0))
+        return _Found(start, end, "year", value, low, high)
     if stems:
-        return (*base, "count", value, low - half, high + half, stems, noun, (0, 0, 0))
+        return _Found(start, end, "count", value, low, high, stems, noun, spread=half)
     name, name_stems = _word_before(piece, start)
-    return (*base, "number", value, low - half, high + half, name_stems, name, (0, 0, 0))
+    return _Found(start, end, "number", value, low, high, name_stems, name, spread=half)
 
 
 def _is_year(match: re.Match, low: float, high: float) -> bool:

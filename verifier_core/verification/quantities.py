@@ -9,7 +9,7 @@ same noun, a quantity with a quantity of the same dimension (converted: 31 m hol
 no contradiction: a range that holds the claimed value, a total of the source's counts,
 a year N years before an "Nth anniversary". When the source's figure for the same thing
 (in the most similar wording) is another one, the reason says so, naming the thing:
-"the source gives the year of “line reopened” as 1996, not 1994".
+"the source gives the year the line reopened as 1996, not 1994" (naming.py).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from verifier_core.verification.figures import Quantity, quantities
 from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.naming import thing_of
 from verifier_core.verification.parts import split_claim
 
 __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
@@ -25,8 +26,8 @@ MIN_OVERLAP = 2  # shared context words before two figures count as "the same th
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
 COMPARED = ("year", "date", "count", "quantity", "number", "ordinal")
 _ANNIVERSARY = "anniversari"  # the Snowball stem of "anniversary"
-_DIMENSION_WORDS = {"length": "length", "mass": "mass", "area": "area", "volume": "volume", "speed": "speed",
-                    "time": "duration", "percent": "share", "power": "power"}
+_DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "area": "area", "volume": "volume",
+                    "speed": "speed", "time": "duration", "percent": "share", "power": "power"}
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Mismatch:
     claim: Quantity
     source_value: str
     source_text: str
-    thing: str = ""  # what the two figures are of, in words: "the year of “line reopened”"
+    thing: str = ""  # what the two figures are of, in words: "the year the line reopened"
 
     @property
     def reason(self) -> str:
@@ -61,34 +62,91 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     """Claim figures the source contradicts: a figure of the same kind about the same thing
     in wording shared with the claim (MIN_OVERLAP words), where the source does not derive
     the claim's figure and either
-    - never gives it: then only the sentence that states the claim counts (the one
-      sharing most of its words, among sentences with figures), and it gives no figure
-      that agrees; a figure elsewhere on the page is about something else;
+    - never gives it: then only the sentence that states the claim's part counts, and it
+      gives another figure (`_never_given`); a figure elsewhere is about something else;
+    - or gives it, but the sentence stating the claim's part gives another one (a planted
+      swap: a figure taken from elsewhere on the page, `_restated`);
     - or gives it only in wording much further from the claim's (PRESENT_MARGIN words
       fewer shared): the figure closest to the claim's words is another one."""
     found = source_quantities if source_quantities is not None else quantities(source)
     own = quantities(claim)
-    parts = [(p.start, p.end, frozenset(t for _, _, t in term_spans(p.text))) for p in split_claim(claim)]
+    words = term_spans(claim)
+    parts = [(p.start, p.end) for p in split_claim(claim)]
     out = []
     for q in own:
-        same = [s for s in found if comparable(q, s)]
-        agree = _year_agreement(q, found, max((len(q.context & s.context) for s in same if agrees(q, s)), default=None))
-        if agree is None:  # only the source's sentence stating the claim's part that holds q
-            part = next((terms for a, b, terms in parts if a <= q.start < b), q.sentence)
-            top = max((_states(part, s) for s in found), default=0)
-            same = [s for s in same if _states(part, s) == top]
-        # A source figure that another figure of the claim gives is that figure's, not a rival.
-        rivals = [s for s in same if not agrees(q, s) and not s.page_date
-                  and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
-        if not rivals or _derived(q, found):
+        if _month_only(q) or _derived(q, found):
             continue
-        best = max(rivals, key=lambda s: (len(q.context & (s.context | s.nearby)), len(q.context & s.context)))
-        shared = q.context & (best.context | best.nearby)
-        if len(shared) < MIN_OVERLAP:
-            continue
-        if agree is None or len(q.context & best.context) >= agree + PRESENT_MARGIN:
-            out.append(Mismatch(q, best.value, best.text, _thing(q, claim, shared)))
+        # The words of the claim's part that holds q, less q's own ("March" of "24 March 1960").
+        a, b = next(((a, b) for a, b in parts if a <= q.start < b), (0, len(claim)))
+        part = frozenset(t for s, _, t in words if a <= s < b and not q.start <= s < q.end)
+        rival = _rival(q, own, found, part)
+        if rival is not None:
+            out.append(Mismatch(q, rival.value, rival.text, _thing(q, claim, _shared(q, rival))))
     return out
+
+
+def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str]) -> Quantity | None:
+    """The source's figure for the thing `q` is about, when it is another one."""
+    same = [s for s in found if comparable(q, s)]
+    agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
+    # A source figure that another figure of the claim gives is that figure's, not a rival;
+    # nor is a year in a sentence that names another in words ("this year") when the page
+    # gives the claimed year: "this year" may be it.
+    rivals = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
+              and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
+              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+    if not rivals:
+        return None
+    if not agreeing:
+        return _never_given(q, part, found, same, rivals)
+    best = max(rivals, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
+    agree = max(len(q.context & s.context) for s in agreeing)
+    if len(_shared(q, best)) >= MIN_OVERLAP and len(q.context & best.context) >= agree + PRESENT_MARGIN:
+        return best
+    # A page's own date (a byline) agrees, but no sentence of it states anything.
+    return _restated(q, part, rivals, [s for s in agreeing if not s.page_date])
+
+
+def _never_given(q: Quantity, part: frozenset[str], found: list[Quantity], same: list[Quantity],
+                 rivals: list[Quantity]) -> Quantity | None:
+    """The source never gives the claimed figure. The sentence that states the claim's part
+    (of all sentences with a figure, the one sharing most of its words) gives another, in
+    wording shared with the claim's (MIN_OVERLAP words); a figure elsewhere is about something
+    else. Where that sentence gives no figure of this kind, the one stating most of the part
+    among those that do counts only when the words right around its figure say more of what
+    the claim figure's say (one word more): "the bout takes place on April 9th in
+    Albuquerque" for "the bout took place on April 4, 2011 in Albuquerque"."""
+    top = max((_states(part, s) for s in found), default=0)
+    stating = [s for s in rivals if _states(part, s) == top]
+    if stating:
+        best = max(stating, key=lambda s: (len(_shared(q, s)), len(q.context & s.context)))
+        if len(_shared(q, best)) >= MIN_OVERLAP:
+            return best
+    top = max(_states(part, s) for s in same)
+    stating = [s for s in rivals if _states(part, s) == top]
+    best = max(stating, key=lambda s: (len(q.context & s.context), len(_shared(q, s))), default=None)
+    return best if best is not None and len(q.context & best.context) > MIN_OVERLAP else None
+
+
+def _restated(q: Quantity, part: frozenset[str], rivals: list[Quantity], agreeing: list[Quantity]) -> Quantity | None:
+    """The source gives the claimed figure, but elsewhere: the sentence that states the
+    claim's part (more of it than any sentence giving the claimed figure) gives another
+    figure, and that figure's own words are closer to the claim figure's than those of any
+    figure that agrees. What a swap looks like: one figure of the page put in another's place."""
+    top = max(_states(part, s) for s in rivals)
+    if not agreeing or top <= max(_states(part, s) for s in agreeing):
+        return None
+    rival = max((s for s in rivals if _states(part, s) == top),
+                key=lambda s: (len(q.context & s.context), len(_shared(q, s))))
+    closest_agreeing = max(len(q.context & s.context) for s in agreeing)
+    if len(q.context & rival.context) > closest_agreeing and len(_shared(q, rival)) >= MIN_OVERLAP:
+        return rival
+    return None
+
+
+def _shared(q: Quantity, s: Quantity) -> frozenset[str]:
+    """The claim figure's words around a source figure or in the sentence before it."""
+    return q.context & (s.context | s.nearby)
 
 
 def _states(part: frozenset[str], s: Quantity) -> int:
@@ -97,12 +155,14 @@ def _states(part: frozenset[str], s: Quantity) -> int:
     return len(part & (s.sentence | s.nearby))
 
 
-def _year_agreement(q: Quantity, found: list[Quantity], agree: int | None) -> int | None:
+def _dated_years(q: Quantity, found: list[Quantity]) -> list[Quantity]:
     """A claimed year the source writes inside a date ("12 June 1996") is given there."""
-    if q.kind != "year":
-        return agree
-    in_dates = [len(q.context & s.context) for s in found if s.kind == "date" and s.date[0] == q.low]
-    return max([a for a in (agree, *in_dates) if a is not None], default=None)
+    return [s for s in found if q.kind == "year" and s.kind == "date" and s.date[0] == q.low]
+
+
+def _month_only(q: Quantity) -> bool:
+    """"In June": a month that agrees with "June 2019", but with no year to contradict one."""
+    return q.kind == "date" and not q.date[0] and not q.date[2]
 
 
 def _derived(q: Quantity, found: list[Quantity]) -> bool:
@@ -122,15 +182,19 @@ def _derived(q: Quantity, found: list[Quantity]) -> bool:
 
 
 def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
-    """What the figures are of, in the claim's words."""
+    """What the figures are of, in a few of the claim's words: "the year the line
+    reopened", "the number of boats", "the amount of the donation"; else the claim's
+    words the source shares around the figure."""
     if q.kind == "count":
         return f"the number of {q.thing}"
     if q.kind == "ordinal" and q.thing:
         return f"the {q.thing}"
+    word = {"year": "year", "date": "date", "number": "number"}.get(q.kind) or _DIMENSION_WORDS.get(q.thing, "figure")
+    named = thing_of(q.kind, claim, q.start, q.end, word)
+    if named:
+        return named
     anchor = _anchor(q, claim, shared)
-    label = {"year": "the year", "date": "the date"}.get(q.kind)
-    if label is None:
-        label = "the " + _DIMENSION_WORDS.get(q.thing, "figure") if q.kind == "quantity" else "the figure"
+    label = "the figure" if q.kind == "number" else f"the {word}"
     return f"{label} of “{anchor}”" if anchor else label
 
 

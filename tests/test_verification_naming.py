@@ -1,0 +1,72 @@
+"""A figure's thing named in a few of the claim's own words, for reasons an editor reads:
+the event of a year or a date, the noun phrase a quantity measures."""
+from __future__ import annotations
+
+from django.test import SimpleTestCase
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier_core.verification.naming import thing_of
+
+
+def named(kind: str, claim: str, figure: str, unit_word: str = "") -> str:
+    start = claim.index(figure)
+    return thing_of(kind, claim, start, start + len(figure), unit_word)
+
+
+class EventNamingTests(SimpleTestCase):
+    def test_it_names_a_year_by_its_subject_and_verb(self):
+        self.assertEqual(named("year", "The Esk Valley line reopened in 1994.", "1994"),
+                         "the year the Esk Valley line reopened")
+        self.assertEqual(named("year", "In 1965, the United States Supreme Court ruled on the case.", "1965"),
+                         "the year the United States Supreme Court ruled")
+
+    def test_it_keeps_the_auxiliaries_and_a_short_object(self):
+        self.assertEqual(named("year", "The rowing club was founded in 1891 on the river.", "1891"),
+                         "the year the rowing club was founded")
+        self.assertEqual(named("date", "The band released a new single, \"Home\", on May 3, 2018.", "May 3, 2018"),
+                         "the date the band released a new single")
+        self.assertEqual(named("date", "The film had its world premiere at Cannes on May 19, 2016.", "May 19, 2016"),
+                         "the date the film had its world premiere")
+
+    def test_a_subject_is_its_head_not_the_place_after_it(self):
+        claim = "The Harbour Tower in Port Elsin is 212 metres tall and opened in 1994."
+        self.assertEqual(named("year", claim, "1994"), "the year the Harbour Tower opened")
+
+    def test_a_coordinated_verb_takes_the_first_subject_and_its_passive(self):
+        claim = "Gauthe was later jailed for violating the law and released in April 2010."
+        self.assertEqual(named("date", claim, "April 2010"), "the date Gauthe was released")
+
+    def test_it_names_nothing_where_it_finds_no_event(self):
+        self.assertEqual(named("year", "The deadline to phase out all plants is 2021.", "2021"), "")
+        self.assertEqual(named("year", "The aim in 1998 was to be ranked first.", "1998"), "")  # an infinitive
+
+
+class MeasuredNamingTests(SimpleTestCase):
+    def test_it_names_the_noun_phrase_a_quantity_measures(self):
+        self.assertEqual(named("quantity", "The tower is 150 ft tall.", "150 ft", "length"), "the length of the tower")
+        self.assertEqual(named("quantity", "It made a donation worth $2 million.", "2 million", "amount"),
+                         "the amount of the donation")
+        self.assertEqual(named("number", "She fought at Jackson's MMA Series 4 in April.", "4", "number"),
+                         "the number of Jackson's MMA Series")
+
+    def test_a_share_is_of_what_follows_it(self):
+        self.assertEqual(named("quantity", "The report found that 88% of Canadians were healthy.", "88%", "share"),
+                         "the share of Canadians")
+
+    def test_a_duration_is_not_named_by_the_noun_before_it(self):
+        self.assertEqual(named("quantity", "He stayed in place for seven years.", "seven years", "duration"), "")
+
+
+class NamingRobustnessTests(SimpleTestCase):
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.sampled_from(list("ab The was opened in of 88%,;()–19")), max_size=60),
+           st.integers(0, 60), st.integers(0, 10), st.sampled_from(["year", "date", "quantity", "number"]))
+    def test_it_never_fails_and_names_only_with_the_claim_s_words(self, claim, start, width, kind):
+        start = min(start, len(claim))
+        name = thing_of(kind, claim, start, min(len(claim), start + width), "share" if kind == "quantity" else kind)
+        if name:
+            self.assertTrue(name.startswith("the "))
+            label = {"the", "of", "year", "date", "share", "number"}
+            for word in name.split():
+                self.assertTrue(word in label or word.lower() in claim.lower(), (word, claim))

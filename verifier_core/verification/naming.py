@@ -1,0 +1,205 @@
+"""What a claim's figure is of, named in a few of the claim's own words for a reason:
+"the year the Esk Valley line reopened", "the date Smith died", "the amount of the
+donation", "the share of Canadians".
+
+A year or a date belongs to an event: the clause's subject and its verb group (with a
+short object: "the band released a new single"). A quantity belongs to the noun phrase
+it measures: the one before it ("the tower is 31 m tall", "a donation worth $2 million")
+or, for a share, after it ("88% of Canadians"). No parser is needed for these few words:
+a verb is an auxiliary, a common irregular past or a lower-case word in -ed, and a noun
+phrase runs between punctuation, prepositions and verbs. Where no phrase is found the
+caller falls back to the words the claim shares with the source.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# Words (with inner dots, apostrophes and hyphens, and the last dot of "J.D."), and the
+# punctuation that ends a phrase.
+_TOKEN = re.compile(r"[^\W_](?:[\w'’&.-]*[^\W_])?(?:(?<=\.[^\W_])\.)?|[,;:()\[\]\"“”–—]")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_AUX = _words("is are was were be been being has have had will would did does do can could shall should must")
+_BE = _words("is are was were be been being")
+_HAVE = _words("has have had")
+# Prepositions inside a subject: "The Harbour Tower in Port Elsin", "the line to the islands".
+_INNER = _words("in at from near on to for with by")
+_IRREGULAR = _words(
+    "won began begun became become born made took taken left went gone came grew grown built held led met ran rose "
+    "sold wrote written gave given got beat beaten brought bought fell fallen found hit kept lost paid put said saw "
+    "seen sent spent stood struck taught told thought threw broke broken chose chosen drove flew rode sang sank spoke "
+    "shot lay laid sat sought fought wound")
+_NOT_VERBS = _words("hundred red bed need seed speed feed breed shed indeed united limited")
+# Words that name nothing on their own: a phrase of only these is no phrase.
+_EMPTY = _words("the a an this that these those its their his her our my your")
+_ADVERBS = _words("later also then again first since still already soon once never not just only")
+# Words that end a noun phrase (the subject, an object, what a quantity measures).
+_BOUNDARY = _words(
+    "in on at after before during since until till for with by from to into onto as than about between under over "
+    "through within without against among via per while when where which who whom whose that and but or nor because "
+    "although though if worth nearly almost around approximately some roughly")
+# A phrase's first word as it reads mid-sentence: "the year she returned", "the amount of the donation".
+_FIRST_WORD = {"The": "the", "A": "the", "An": "the", "a": "the", "an": "the", "She": "she", "He": "he",
+               "It": "it", "They": "they", "We": "we", "Its": "its", "Their": "their", "His": "his", "Her": "her"}
+MAX_SUBJECT = 5  # words: a longer run is no subject but a stretch of the sentence
+MAX_OBJECT = 4
+
+
+class _Token(NamedTuple):
+    text: str
+    start: int
+    end: int
+
+    @property
+    def word(self) -> bool:
+        return self.text[0].isalnum()
+
+
+def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -> str:
+    """The thing a figure at claim[start:end] belongs to ("" where none is found): a year
+    or a date names its event; a quantity (`unit_word`: "length", "amount", "share"...)
+    names the noun phrase it measures."""
+    tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
+    at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
+    after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
+    if kind in ("year", "date"):
+        event = _event(tokens, at, after)
+        return f"the {kind} {event}" if event else ""
+    # A duration measures an event, not the noun before it ("in place for seven years").
+    phrase = "" if unit_word == "duration" else _measured(tokens, at, after, unit_word)
+    return f"the {unit_word} of {phrase}" if phrase else ""
+
+
+def _is_verb(token: _Token) -> bool:
+    low = token.text.lower()
+    if low in _AUX or low in _IRREGULAR:
+        return True
+    return token.text.islower() and low.endswith("ed") and len(low) > 3 and low not in _NOT_VERBS
+
+
+def _is_figure(token: _Token) -> bool:
+    return any(c.isdigit() for c in token.text)
+
+
+def _event(tokens: list[_Token], at: int, after: int) -> str:
+    """"the Esk Valley line reopened": the verb nearest before the figure in its clause
+    (else the first after it), its auxiliaries, its subject and a short object."""
+    clause = _clause(tokens, at)
+    verb = _main_verb(tokens, clause, at, after)
+    if verb is None:
+        return ""
+    first = verb
+    while first > clause[0] and (tokens[first - 1].text.lower() in _AUX | _ADVERBS):
+        first -= 1
+    if first > 0 and tokens[first - 1].text.lower() == "to":
+        return ""  # an infinitive ("to be ranked") is no event of its own
+    group = [t.text for t in tokens[first:verb] if t.text.lower() in _AUX] + [tokens[verb].text]
+    subject = _phrase_before(tokens, first, clause[0])
+    if not subject:
+        subject, carried = _main_subject(tokens)
+        if carried and len(group) == 1 and tokens[verb].text.lower().endswith("ed"):
+            group = [carried] + group  # "was jailed ... and released": "was released"
+    if not subject:
+        return ""
+    obj = _object(tokens, verb + 1, clause[1], at)
+    return " ".join([subject, *group, obj] if obj else [subject, *group])
+
+
+def _main_verb(tokens: list[_Token], clause: tuple[int, int], at: int, after: int) -> int | None:
+    """The nearest full verb before the figure, else the first after it, else a "had"
+    of possession ("the film had its world premiere on ...")."""
+    full = [i for i in range(*clause) if _is_verb(tokens[i]) and tokens[i].text.lower() not in _AUX]
+    before = [i for i in full if i < at]
+    if before or (before := [i for i in full if i >= after][:1]):
+        return before[-1]
+    having = [i for i in range(clause[0], at) if tokens[i].text.lower() in _HAVE and i + 1 < at
+              and not _is_verb(tokens[i + 1])]
+    return having[-1] if having else None
+
+
+def _clause(tokens: list[_Token], at: int) -> tuple[int, int]:
+    """Token bounds of the clause holding token `at`: between semicolons, dashes, brackets."""
+    hard = {";", "(", ")", "[", "]", "–", "—"}
+    start = max((i + 1 for i in range(at) if tokens[i].text in hard), default=0)
+    end = next((i for i in range(at, len(tokens)) if tokens[i].text in hard), len(tokens))
+    return start, end
+
+
+def _phrase_before(tokens: list[_Token], stop: int, floor: int, limit: int = MAX_SUBJECT) -> str:
+    """The noun phrase ending right before token `stop`: back to punctuation, a preposition
+    or conjunction, a verb or a figure; none when longer than `limit` words. Before a
+    verb, the head before a place: "The Harbour Tower in Port Elsin is": the tower."""
+    i = _start_before(tokens, stop, floor)
+    if i - 1 > floor and tokens[i - 1].text.lower() in _INNER and stop < len(tokens) and _is_verb(tokens[stop]):
+        head = _start_before(tokens, i - 1, floor)
+        if head < i - 1:
+            i, stop = head, i - 1
+    words = tokens[i:stop]
+    if not _names(words) or len(words) > limit or words[0].text.lower() == "of":
+        return ""
+    return " ".join([_FIRST_WORD.get(words[0].text, words[0].text)] + [t.text for t in words[1:]])
+
+
+def _start_before(tokens: list[_Token], stop: int, floor: int) -> int:
+    i = stop
+    while i > floor and _in_phrase(tokens, i - 1):
+        i -= 1
+    return i
+
+
+def _names(words: list[_Token]) -> bool:
+    return any(t.text.lower() not in _EMPTY for t in words)
+
+
+def _in_phrase(tokens: list[_Token], i: int) -> bool:
+    """A word of a noun phrase: not punctuation, a preposition, a verb or a figure; a word
+    in -ing only before a noun ("the rowing club", not "increasing the salary")."""
+    token, low = tokens[i], tokens[i].text.lower()
+    if not token.word or low in _BOUNDARY or _is_verb(token) or _is_figure(token):
+        return False
+    verbal = low.endswith("ing") and token.text.islower() and len(low) > 5
+    return not (verbal and (i + 1 >= len(tokens) or tokens[i + 1].text.lower() in _EMPTY))
+
+
+def _main_subject(tokens: list[_Token]) -> tuple[str, str]:
+    """The claim's first subject and, when its first verb group is passive ("was
+    jailed"), its "be", for a verb coordinated without a subject of its own."""
+    verb = next((i for i, t in enumerate(tokens) if _is_verb(t)), None)
+    if verb is None:
+        return "", ""
+    following = next((t for t in tokens[verb + 1:] if t.text.lower() not in _ADVERBS), None)
+    passive = tokens[verb].text.lower() in _BE and following is not None and _is_verb(following)
+    return _phrase_before(tokens, verb, _clause(tokens, verb)[0]), tokens[verb].text if passive else ""
+
+
+def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
+    """A short object right after the verb ("released a new single"), never the figure."""
+    i = start
+    while i < end and i != at and _in_phrase(tokens, i):
+        i += 1
+    words = tokens[start:i]
+    while words and words[-1].text.lower() in _EMPTY | _ADVERBS:  # "faced Kedzie again", "passed the"
+        words.pop()
+    return " ".join(t.text for t in words) if _names(words) and len(words) <= MAX_OBJECT else ""
+
+
+def _measured(tokens: list[_Token], at: int, after: int, unit_word: str) -> str:
+    """What a quantity measures: "88% of Canadians" (a share of what follows), else the
+    noun phrase before it, across the verb or word that links them ("the tower is",
+    "a donation worth", "the salary of the CEO by")."""
+    if unit_word == "share" and after + 1 < len(tokens) and tokens[after].text.lower() == "of":
+        end = after + 1
+        while end < len(tokens) and _in_phrase(tokens, end) and end - after <= MAX_SUBJECT:
+            end += 1
+        if end > after + 1:
+            return " ".join(t.text for t in tokens[after + 1:end])
+    stop = at
+    while stop > 0 and stop > at - 2 and not _in_phrase(tokens, stop - 1) and tokens[stop - 1].word and not _is_figure(
+            tokens[stop - 1]):
+        stop -= 1
+    return _phrase_before(tokens, stop, 0)
