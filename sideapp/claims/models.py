@@ -63,6 +63,14 @@ class Citation(models.Model):
             return "the citation has no online copy (no URL)"
         return self.source.unavailable_reason
 
+    @property
+    def archive_copy_url(self) -> str:
+        """Where a reader finds the page as it was when it cannot be read now: the ref's
+        own archive-url, else the copy from when Side editor last read it."""
+        if self.archive_url:
+            return self.archive_url
+        return self.source.earlier_copy_url if self.source is not None else ""
+
 
 class Claim(models.Model):
     class State(models.TextChoices):
