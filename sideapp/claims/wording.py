@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sideapp.claims.models import Claim, ClaimReview
+from sideapp.claims.offers import ClaimOffers, claim_offers
 from sideapp.claims.selectors import evidence_parts
 from verifier_core.verification import Verdict
 
@@ -50,6 +51,7 @@ def claim_page(claim: Claim, user) -> dict:
     reviews = list(claim.reviews.all())
     wiki, title = claim.article.wiki, claim.article.title
     current = claim.article.current_revision
+    offers = claim_offers(claim)
     return {
         "claim": claim,
         "state": verdict_words(claim),
@@ -58,7 +60,8 @@ def claim_page(claim: Claim, user) -> dict:
         "citations": [{"link": link, "citation": link.citation, "source": link.citation.source,
                        "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
-        "suggestions": [_suggestion(s, claim, user) for s in claim.suggestions.all()],
+        "suggestions": [_suggestion(s, claim, user, offers) for s in claim.suggestions.all()],
+        "tag_offer": offers.tag,
         "is_current": claim.current,
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
         "page_url": wiki.page_url(title, oldid=current.rev_id) if current else wiki.page_url(title),
@@ -70,12 +73,14 @@ def claim_page(claim: Claim, user) -> dict:
     }
 
 
-def _suggestion(suggestion, claim: Claim, user) -> dict:
+def _suggestion(suggestion, claim: Claim, user, offers: ClaimOffers) -> dict:
     mine = next((r for r in claim.reviews.all() if r.suggestion_id == suggestion.pk and r.user_id == user.pk),
                 None)
     dismissed = sum(1 for r in claim.reviews.all() if r.suggestion_id == suggestion.pk)
+    actions = offers.by_suggestion[suggestion.pk]
     return {"suggestion": suggestion, "why": _why(suggestion, claim), "mine": mine, "dismissed": dismissed,
-            "evidence": _evidence(suggestion.verdict, suggestion.evidence)}
+            "evidence": _evidence(suggestion.verdict, suggestion.evidence),
+            "add": actions["add"], "replace": actions["replace"]}
 
 
 def _why(suggestion, claim: Claim) -> str:

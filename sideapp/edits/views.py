@@ -15,6 +15,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.scans.wikiapi import EditConflict, WikiError
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.shortcuts import found_or_404
+from verifier_core.wikitext.diff import diff_lines
 from verifier_core.wikitext.report import flagged_claims_table
 
 _ACTION_LABELS = {
@@ -51,7 +52,8 @@ def _edit_flow(request, claim, mode, suggestion):
         proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
-    context.update(proposal=proposal, diff_lines=_diff_lines(proposal.diff),
+    change = proposal.change
+    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title),
                    started=request.POST.get("started") or timezone.now().isoformat())
     if request.method != "POST" or request.POST.get("confirm") != "1":
         return render(request, "edits/preview.html", context)
@@ -82,13 +84,6 @@ def _started(value: str | None) -> datetime:
     except ValueError:
         return timezone.now()
     return started if started.tzinfo else timezone.make_aware(started)
-
-
-def _diff_lines(diff: str) -> list[tuple[str, str]]:
-    """(css class, line) for the template, which escapes the line."""
-    kinds = {"+": "add", "-": "del", "@": "hunk"}
-    return [(kinds.get(line[:1], "same") if not line.startswith(("+++", "---")) else "file", line)
-            for line in diff.splitlines()]
 
 
 @role_required(EDITOR)

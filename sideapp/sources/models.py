@@ -57,6 +57,12 @@ class Source(models.Model):
         return timezone.now() - self.fetched_at < timedelta(days=settings.SIDE_FETCH_MAX_AGE_DAYS)
 
     @property
+    def answers(self) -> bool:
+        """Its last fetch read the live page (not only an archived copy): a page that may
+        be offered to readers."""
+        return self.status == self.Status.OK and not self.used_archive
+
+    @property
     def status_sentence(self) -> str:
         """The fetch status as editors read it: "fetched", or why not in a sentence
         ("the site's address could not be found"); the technical reason is status_detail."""
