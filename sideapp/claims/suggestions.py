@@ -120,19 +120,25 @@ def is_better(candidate: SourceVerdict, current: float | None, *, current_verdic
                                 suggestion_verdict=candidate.verdict, has_citation=has_citation)
 
 
+def suggestions_rank(claim: Claim) -> list[tuple[Source, SourceDocument, SourceVerdict]]:
+    """The claim's best KEEP candidates that an editor could use, best first, as
+    (page, its text, the verifier's judgement)."""
+    candidates = _candidates(claim)
+    ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])
+    return _answering(ranked, candidates)
+
+
 def claim_suggest(*, claim: Claim) -> Claim:
     """Store the top suggestions for `claim` (replacing earlier ones) in one transaction."""
     corpus_sync()
     anchors_sync()
-    candidates = _candidates(claim)
-    ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])
     has_citation = not claim.needs_citation and claim.claim_citations.exists()
     rows = [
         Suggestion(claim=claim, rank=rank, url=source.url, title=doc.title or source.title,
                    source=source, score=one.score, verdict=one.verdict,
                    evidence=evidence_json(one.evidence), beats_current=is_better(
                        one, claim.score, current_verdict=claim.verdict, has_citation=has_citation))
-        for rank, (source, doc, one) in enumerate(_answering(ranked, candidates), start=1)
+        for rank, (source, doc, one) in enumerate(suggestions_rank(claim), start=1)
     ]
     better = sum(r.beats_current for r in rows)
     reason = (f"{better} of {len(rows)} suggestions score above the current citation" if rows
