@@ -111,14 +111,19 @@ def answers(url: str, cache: dict) -> bool:
 def measure(claims: list) -> dict:
     counts = {}
     for name, rule in (("before", before_rule), ("after", after_rule)):
-        started = time.perf_counter()
         suggested = [(claim, url) for claim in claims for url in rule(claim)]
-        seconds = time.perf_counter() - started
         cache: dict[str, bool] = {}
+        cited = [u for c, u in suggested if cites_page(c, u)]
+        dead = [u for _, u in suggested if not answers(u, cache)]
         counts[name] = {"suggestions": len(suggested), "claims": len({c.pk for c, _ in suggested}),
-                        "cited": sum(cites_page(c, u) for c, u in suggested),
-                        "dead": sum(not answers(u, cache) for _, u in suggested), "seconds": seconds}
+                        "cited": len(cited), "dead": len(dead),
+                        "examples": sorted({_path(u) for u in cited + dead})[:4]}
     return counts
+
+
+def _path(url: str) -> str:
+    """A URL without the server's address, so that examples read the same every run."""
+    return "/" + url.split("/", 3)[-1]
 
 
 def import_variants(base: str) -> int:
@@ -158,13 +163,14 @@ def forty_days_later(server) -> list[str]:
 
 
 def report(situations: list[tuple[str, dict]]) -> None:
-    print("| situation | rule | suggestions | claims with one | a page the claim cites | dead | search time (s) |")
+    print("| situation | rule | suggestions | claims with one | a page the claim cites | dead | e.g. |")
     print("|---|---|---|---|---|---|---|")
     for name, counts in situations:
         for rule in ("before", "after"):
             c = counts[rule]
+            examples = ", ".join(f"`{e}`" for e in c["examples"])
             print(f"| {name} | {rule} | {c['suggestions']} | {c['claims']} | {c['cited']} | {c['dead']} "
-                  f"| {c['seconds']:.0f} |", flush=True)
+                  f"| {examples} |", flush=True)
 
 
 def main() -> None:
