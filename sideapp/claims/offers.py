@@ -192,9 +192,11 @@ def suggestion_facts(suggestion: Suggestion) -> SuggestionFacts:
     answers = source is not None and source.answers
     dead = "" if answers or source is None else (
         "only its archived copy could be read" if source.used_archive else source.status_sentence)
+    document = getattr(source, "document", None) if source is not None else None
+    read_at = source.fetched_at or (document.fetched_at if document else None) if source else None
     return SuggestionFacts(url=suggestion.url, verdict=suggestion.verdict, score=suggestion.score,
                            stored=source is not None, answers=answers, dead_reason=dead,
-                           fetched_at=source.fetched_at if source else None, text_hash=_text_hash(source))
+                           fetched_at=read_at, text_hash=document.sha256 if document else "")
 
 
 # --- offers on rows: what the pages and views ask ---------------------------------------

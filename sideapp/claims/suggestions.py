@@ -102,7 +102,7 @@ def _answering(ranked: list, candidates: list) -> list:
     kept, now = [], timezone.now()
     for index, one in ranked:
         source, doc = candidates[index]
-        if read_too_long_ago(source.fetched_at, now=now, max_age=suggestion_max_age()):
+        if read_too_long_ago(source.fetched_at or doc.fetched_at, now=now, max_age=suggestion_max_age()):
             fresh = suggested_page_refresh(source=source)
             document = getattr(fresh, "document", None)
             if not fresh.answers or document is None or document.sha256 != doc.sha256:
