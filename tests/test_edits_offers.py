@@ -87,6 +87,13 @@ class TagOfferTests(SimpleTestCase):
         self.assertFalse(decision.offered)
         self.assertIn("current scanned revision", decision.why_not)
 
+    def test_a_claim_not_checkable_on_its_own_gets_no_edit(self):
+        facts = ClaimFacts(current=True, needs_citation=False, verdict="not_supported", score=0.1,
+                           cited=(cited(),), checkable=False)
+        for decision in (tag_decision(facts), decide(facts, page(), ADD), decide(facts, page(), REPLACE)):
+            self.assertFalse(decision.offered)
+            self.assertIn("not checkable on its own", decision.why_not)
+
 
 class ReplaceOfferTests(SimpleTestCase):
     def test_it_offers_to_replace_a_failing_citation_with_a_better_supporting_page(self):

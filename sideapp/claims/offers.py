@@ -58,6 +58,7 @@ class ClaimFacts:
     verdict: str
     score: float | None
     cited: tuple[CitedFacts, ...]
+    checkable: bool = True  # a statement can be built from its words (issue 24's claims part)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ def failing(claim: ClaimFacts) -> CitedFacts | None:
 def _claim_refusal(claim: ClaimFacts) -> str:
     if not claim.current:
         return "This claim is not in the article's current scanned revision; open it from the current list."
+    if not claim.checkable:
+        return "This claim is not checkable on its own, so no change to the wiki is offered for it."
     return ""
 
 
@@ -184,7 +187,9 @@ def cited_facts(link: ClaimCitation) -> CitedFacts:
 
 def claim_facts(claim: Claim) -> ClaimFacts:
     return ClaimFacts(current=claim.current, needs_citation=claim.needs_citation, verdict=claim.verdict,
-                      score=claim.score, cited=tuple(cited_facts(l) for l in claim.claim_citations.all()))
+                      score=claim.score, cited=tuple(cited_facts(l) for l in claim.claim_citations.all()),
+                      # Claim.checkable arrives with the claims part of issue 24 (branch claims24).
+                      checkable=getattr(claim, "checkable", True))
 
 
 def suggestion_facts(suggestion: Suggestion) -> SuggestionFacts:
