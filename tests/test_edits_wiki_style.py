@@ -97,3 +97,13 @@ class StyledEditsOnTheWikiTests(CastMixin, TestCase):
         entries = re.findall(r'<li id="cite(?:_|&#95;)note-.*?</li>', html, re.S)
         self.assertEqual(len(entries), 2)
         self.assertEqual(sum("vellambus.example" in entry for entry in entries), 1)
+
+    def test_an_unnamed_ref_of_the_same_page_is_named_reused_and_listed_once(self):
+        title = self.load("named_ref_reuse.wiki")
+        text = self.save(title, "The line was closed", "https://tramhistory.example/vellam/opening/", "add",
+                         site_name="Tram History")
+        self.assertIn('opened in 1899.<ref name=":0">{{cite web |url=https://www.tramhistory.example', text)
+        self.assertIn('</ref><ref name=":0" /> The depot', text)
+        self.assertEqual(text.count("tramhistory.example"), 1)
+        entries = re.findall(r'<li id="cite(?:_|&#95;)note-.*?</li>', self.rendered(title), re.S)
+        self.assertEqual(sum("tramhistory.example" in entry for entry in entries), 1)

@@ -98,7 +98,27 @@ class NamedRefReuseTests(TestCase):
     def test_a_named_ref_in_a_group_is_not_reused_for_a_citation(self):
         text = ('A note.<ref group="n" name="x">{{cite web |url=https://n.example/a |title=N}}</ref> '
                 "Claim here.<ref>{{cite web |url=https://c.example/ |title=C}}</ref>")
-        self.assertIsNone(article_citations(text).ref_name_for("https://n.example/a"))
+        self.assertIsNone(article_citations(text).reuse_for("https://n.example/a"))
+
+    def test_an_unnamed_ref_of_the_same_page_gets_the_next_free_name_and_is_reused(self):
+        text = page("named_ref_reuse.wiki").replace('name="vellam-bus"', 'name=":0"')
+        extraction = extract(text, "Page")
+        claim = next(c for c in extraction.claims if c.text.startswith("The depot"))
+        cited = extraction.citations[claim.citation_indices[0]]
+        change = add_citation(text, claim_text=claim.text, source=new_page("https://tramhistory.example/vellam/opening/"),
+                              cited=CitedRef(raw=cited.raw, ref_name=cited.ref_name))
+        self.assertEqual(change.snippet, '<ref name=":1" />')
+        self.assertIn('opened in 1899.<ref name=":1">{{cite web |url=https://www.tramhistory.example', change.new)
+        self.assertIn('bus garage.<ref name=":0" /><ref name=":1" />', change.new)
+        after = extract(change.new, "Page")
+        self.assertEqual(len(after.citations), len(extraction.citations))
+        self.assertFalse([w for w in after.warnings if "unresolved" in w])
+
+    def test_a_site_on_a_bare_address_is_not_named_after_another_page_on_it(self):
+        text = ("A fact.<ref>{{cite web |url=http://127.0.0.2:8148/pages/a.html |title=A "
+                "|website=Kellhaven Rowing Club}}</ref>")
+        style = article_citations(text).style_for("http://127.0.0.2:8148/pages/b.html")
+        self.assertEqual(style.site_name, "")
 
 
 class WordDiffTests(TestCase):

@@ -101,12 +101,26 @@ def named_ref(name: str) -> str:
     return f"<ref name={quote}{name}{quote} />"
 
 
-def _new_ref(wikitext: str, source: NewSource, article: ArticleCitations | None) -> str:
-    """A re-use of the named ref that already cites the page, else a new citation in
-    the article's style."""
+def _new_ref(wikitext: str, source: NewSource, article: ArticleCitations | None
+             ) -> tuple[str, list[tuple[int, int, str]]]:
+    """The ref to write, and the edits elsewhere that it needs: a re-use of the ref that
+    already cites the page (naming it first when it has no name), else a new citation
+    in the article's style."""
     article = article if article is not None else article_citations(wikitext)
-    name = article.ref_name_for(source.url)
-    return named_ref(name) if name else new_citation(source, article.style_for(source.url))
+    reuse = article.reuse_for(source.url)
+    if reuse is None:
+        return new_citation(source, article.style_for(source.url)), []
+    if reuse.unnamed is None:
+        return named_ref(reuse.name), []
+    opening_end = wikitext.index(">", reuse.unnamed.start)
+    return named_ref(reuse.name), [(opening_end, opening_end, f' name="{reuse.name}"')]
+
+
+def _applied(wikitext: str, edits: list[tuple[int, int, str]]) -> str:
+    """`wikitext` with (start, end, text) replacements, which must not overlap."""
+    for start, end, text in sorted(edits, reverse=True):
+        wikitext = wikitext[:start] + text + wikitext[end:]
+    return wikitext
 
 
 def failed_verification_tag(when: date) -> str:
@@ -132,16 +146,17 @@ def add_citation(
     article: ArticleCitations | None = None,
 ) -> WikitextChange:
     """The new ref after the claim's citation, or in place of its {{citation needed}}."""
-    ref = _new_ref(wikitext, source, article)
+    ref, elsewhere = _new_ref(wikitext, source, article)
     if cited is None:
         tags = tag_occurrences(wikitext, "citation needed")
         if not tags:
             raise LocateError("the claim has no citation and no {{citation needed}} tag to replace")
         tag = best_for_claim(wikitext, tags, claim_text)
-        new = wikitext[: tag.start] + ref + wikitext[tag.end :]
+        new = _applied(wikitext, [(tag.start, tag.end, ref), *elsewhere])
         return WikitextChange(wikitext, new, ref, "Added a citation where one was needed")
     occurrence = _claim_occurrence(wikitext, claim_text, cited)
-    new = _insert(wikitext, attached_tags_end(wikitext, occurrence.end), ref)
+    at = attached_tags_end(wikitext, occurrence.end)
+    new = _applied(wikitext, [(at, at, ref), *elsewhere])
     return WikitextChange(wikitext, new, ref, "Added a citation that supports the claim")
 
 
@@ -153,11 +168,11 @@ def replace_citation(
     if cited.kind == "sfn":
         raise LocateError("short footnotes ({{sfn}}) cannot be replaced here; add the source instead")
     occurrence = _claim_occurrence(wikitext, claim_text, cited)
-    ref = _new_ref(wikitext, source, article)
+    ref, elsewhere = _new_ref(wikitext, source, article)
     others = [o for o in ref_occurrences(wikitext)
               if cited.ref_name and o.name == cited.ref_name and o.group == occurrence.group
               and o.start != occurrence.start]
-    edits: list[tuple[int, int, str]] = [(occurrence.start, occurrence.end, ref)]
+    edits: list[tuple[int, int, str]] = [(occurrence.start, occurrence.end, ref), *elsewhere]
     body_uses = [o for o in others if not o.in_list]
     if occurrence.body is not None and body_uses:
         # This use held the definition: the next use takes it over, so the others still resolve.
@@ -166,11 +181,8 @@ def replace_citation(
             edits.append((heir.start, heir.end, _definition(occurrence, wikitext)))
     elif not body_uses:
         edits += [(o.start, o.end, "") for o in others if o.in_list]
-    new = wikitext
-    for start, end, text in sorted(edits, reverse=True):
-        new = new[:start] + text + new[end:]
     return WikitextChange(
-        wikitext, new, ref, "Replaced a citation that does not support the claim"
+        wikitext, _applied(wikitext, edits), ref, "Replaced a citation that does not support the claim"
     )
 
 

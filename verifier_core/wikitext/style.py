@@ -6,7 +6,8 @@ Read from the page's wikitext: the date format (the format its access-dates use,
 web references use (`cite web`, `cite news` or `citation`) and the parameter that names
 the site in them (`website`, `work`, `newspaper`, `publisher`); how a site the article
 already cites is named there; and which named refs already cite which page, so that
-the same source is re-used by name (`<ref name="x" />`) instead of copied.
+the same source is re-used by name (`<ref name="x" />`) instead of copied: an unnamed ref
+gets a name first, the next free one of the `:0`, `:1` ... series VisualEditor gives.
 
 Access-dates lead because they are what the new citation writes: an article under
 `{{Use dmy dates}}` whose refs all say `access-date=2024-05-14` keeps ISO access-dates
@@ -21,7 +22,7 @@ from datetime import date
 
 import mwparserfromhell
 
-from .locate import masked, ref_occurrences
+from .locate import Occurrence, masked, ref_occurrences
 from .names import is_cite_template, template_key
 from .params import Params
 
@@ -49,6 +50,15 @@ class CiteStyle:
     site_name: str = ""  # how the article already names this citation's site ("" = unknown)
 
 
+@dataclass(frozen=True)
+class Reuse:
+    """How a new citation re-uses a ref already on the page: by `name`; `unnamed` is the
+    ref to give that name first (None when it has it already)."""
+
+    name: str
+    unnamed: Occurrence | None = None
+
+
 @dataclass
 class ArticleCitations:
     """What one article's citations say about its style (see the module docstring)."""
@@ -56,6 +66,9 @@ class ArticleCitations:
     style: CiteStyle = field(default_factory=CiteStyle)
     # page key of a cited URL -> the name of the ref that cites it (default group only)
     named_refs: dict[str, str] = field(default_factory=dict)
+    # page key -> the first unnamed ref (default group, in the body) that cites it
+    unnamed_refs: dict[str, Occurrence] = field(default_factory=dict)
+    ref_names: set[str] = field(default_factory=set)
     # site key (host) -> (template, site parameter, site name) as the article writes it
     sites: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
@@ -68,11 +81,17 @@ class ArticleCitations:
         template, param, name = known
         return replace(self.style, template=template, site_param=param, site_name=name)
 
-    def ref_name_for(self, url: str) -> str | None:
-        """The name of a ref that already cites `url`'s page, to re-use."""
+    def reuse_for(self, url: str) -> Reuse | None:
+        """The ref already citing `url`'s page, to re-use instead of a second copy."""
         from verifier_core.fetch.urls import page_key
 
-        return self.named_refs.get(page_key(url)) if url else None
+        key = page_key(url) if url else ""
+        if key in self.named_refs:
+            return Reuse(self.named_refs[key])
+        if key in self.unnamed_refs:
+            free = next(f":{n}" for n in range(len(self.ref_names) + 1) if f":{n}" not in self.ref_names)
+            return Reuse(free, self.unnamed_refs[key])
+        return None
 
 
 def format_date(when: date, date_format: str) -> str:
@@ -100,7 +119,7 @@ def article_citations(wikitext: str) -> ArticleCitations:
     if web:
         chosen = max(WEB_TEMPLATES, key=lambda k: (web[k], k == "cite web"))
         style = replace(style, template=chosen, site_param=_site_param(chosen, cites))
-    return ArticleCitations(style=style, named_refs=_named_refs(wikitext), sites=_sites(cites))
+    return _with_refs(ArticleCitations(style=style, sites=_sites(cites)), wikitext)
 
 
 def _date_format(wikitext: str, cites: list[tuple[str, Params]]) -> str:
@@ -122,20 +141,28 @@ def _sites(cites: list[tuple[str, Params]]) -> dict[str, tuple[str, str, str]]:
     sites: dict[str, tuple[str, str, str]] = {}
     for key, params in cites:
         url, param = params.named_text("url"), next((n for n in SITE_PARAMS if params.named(n) is not None), None)
-        if key in WEB_TEMPLATES and url and param and (site := _site_key(url)) not in sites:
+        if key in WEB_TEMPLATES and url and param and (site := _site_key(url)) and site not in sites:
             sites[site] = (key, param, " ".join(params.named_text(param).split()))
     return sites
 
 
-def _named_refs(wikitext: str) -> dict[str, str]:
+def _with_refs(article: ArticleCitations, wikitext: str) -> ArticleCitations:
+    """The refs that cite each page: named ones, and unnamed ones of the body."""
     from verifier_core.fetch.urls import page_key
 
-    named: dict[str, str] = {}
     for ref in ref_occurrences(wikitext):
-        if ref.name and ref.body is not None and not ref.group:
-            for url in _urls_in(ref.body):
-                named.setdefault(page_key(url), ref.name)
-    return named
+        if ref.name:
+            article.ref_names.add(ref.name)
+        if ref.body is None or ref.group:
+            continue
+        for url in _urls_in(ref.body):
+            if ref.name:
+                article.named_refs.setdefault(page_key(url), ref.name)
+            elif not ref.in_list:
+                article.unnamed_refs.setdefault(page_key(url), ref)
+    for key in article.named_refs:  # a page cited by name too is re-used by that name
+        article.unnamed_refs.pop(key, None)
+    return article
 
 
 _URL = re.compile(r"https?://[^\s|\[\]{}<>\"']+", re.I)
@@ -155,6 +182,9 @@ def _urls_in(body: str) -> list[str]:
 
 
 def _site_key(url: str) -> str:
+    """The host a site is known by; "" for an address (one IP may serve many sites)."""
     from verifier_core.fetch.urls import page_key
 
-    return page_key(url).split("/", 1)[0]
+    host = page_key(url).split("/", 1)[0]
+    bare = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return "" if bare.replace(".", "").isdigit() or bare.startswith("[") else host
