@@ -107,7 +107,7 @@ class NamedRefReuseTests(TestCase):
         cited = extraction.citations[claim.citation_indices[0]]
         change = add_citation(text, claim_text=claim.text, source=new_page("https://tramhistory.example/vellam/opening/"),
                               cited=CitedRef(raw=cited.raw, ref_name=cited.ref_name))
-        self.assertEqual(change.snippet, '<ref name=":1" />')
+        self.assertEqual((change.snippet, change.renamed), ('<ref name=":1" />', '<ref name=":1">'))
         self.assertIn('opened in 1899.<ref name=":1">{{cite web |url=https://www.tramhistory.example', change.new)
         self.assertIn('bus garage.<ref name=":0" /><ref name=":1" />', change.new)
         after = extract(change.new, "Page")

@@ -72,6 +72,7 @@ class WikitextChange:
     new: str
     snippet: str  # the text added, for editors who edit by hand
     what: str  # one line: what changed, for the edit summary
+    renamed: str = ""  # the ref given a name so that the snippet can re-use it ("" = none)
 
 
 def _field(value: str) -> str:
@@ -101,19 +102,26 @@ def named_ref(name: str) -> str:
     return f"<ref name={quote}{name}{quote} />"
 
 
-def _new_ref(wikitext: str, source: NewSource, article: ArticleCitations | None
-             ) -> tuple[str, list[tuple[int, int, str]]]:
-    """The ref to write, and the edits elsewhere that it needs: a re-use of the ref that
-    already cites the page (naming it first when it has no name), else a new citation
-    in the article's style."""
+@dataclass(frozen=True)
+class _NewRef:
+    text: str
+    elsewhere: tuple[tuple[int, int, str], ...] = ()  # (start, end, text) edits it needs
+    renamed: str = ""  # the opening tag of the ref it names, as it will read
+
+
+def _new_ref(wikitext: str, source: NewSource, article: ArticleCitations | None) -> _NewRef:
+    """The ref to write: a re-use of the ref that already cites the page (naming it
+    first when it has no name), else a new citation in the article's style."""
     article = article if article is not None else article_citations(wikitext)
     reuse = article.reuse_for(source.url)
     if reuse is None:
-        return new_citation(source, article.style_for(source.url)), []
+        return _NewRef(new_citation(source, article.style_for(source.url)))
     if reuse.unnamed is None:
-        return named_ref(reuse.name), []
-    opening_end = wikitext.index(">", reuse.unnamed.start)
-    return named_ref(reuse.name), [(opening_end, opening_end, f' name="{reuse.name}"')]
+        return _NewRef(named_ref(reuse.name))
+    end = wikitext.index(">", reuse.unnamed.start)
+    name = f' name="{reuse.name}"'
+    return _NewRef(named_ref(reuse.name), ((end, end, name),), wikitext[reuse.unnamed.start:end] + name + ">")
+
 
 
 def _applied(wikitext: str, edits: list[tuple[int, int, str]]) -> str:
@@ -146,18 +154,18 @@ def add_citation(
     article: ArticleCitations | None = None,
 ) -> WikitextChange:
     """The new ref after the claim's citation, or in place of its {{citation needed}}."""
-    ref, elsewhere = _new_ref(wikitext, source, article)
+    ref = _new_ref(wikitext, source, article)
     if cited is None:
         tags = tag_occurrences(wikitext, "citation needed")
         if not tags:
             raise LocateError("the claim has no citation and no {{citation needed}} tag to replace")
         tag = best_for_claim(wikitext, tags, claim_text)
-        new = _applied(wikitext, [(tag.start, tag.end, ref), *elsewhere])
-        return WikitextChange(wikitext, new, ref, "Added a citation where one was needed")
+        new = _applied(wikitext, [(tag.start, tag.end, ref.text), *ref.elsewhere])
+        return WikitextChange(wikitext, new, ref.text, "Added a citation where one was needed", ref.renamed)
     occurrence = _claim_occurrence(wikitext, claim_text, cited)
     at = attached_tags_end(wikitext, occurrence.end)
-    new = _applied(wikitext, [(at, at, ref), *elsewhere])
-    return WikitextChange(wikitext, new, ref, "Added a citation that supports the claim")
+    new = _applied(wikitext, [(at, at, ref.text), *ref.elsewhere])
+    return WikitextChange(wikitext, new, ref.text, "Added a citation that supports the claim", ref.renamed)
 
 
 def replace_citation(
@@ -168,11 +176,11 @@ def replace_citation(
     if cited.kind == "sfn":
         raise LocateError("short footnotes ({{sfn}}) cannot be replaced here; add the source instead")
     occurrence = _claim_occurrence(wikitext, claim_text, cited)
-    ref, elsewhere = _new_ref(wikitext, source, article)
+    ref = _new_ref(wikitext, source, article)
     others = [o for o in ref_occurrences(wikitext)
               if cited.ref_name and o.name == cited.ref_name and o.group == occurrence.group
               and o.start != occurrence.start]
-    edits: list[tuple[int, int, str]] = [(occurrence.start, occurrence.end, ref), *elsewhere]
+    edits: list[tuple[int, int, str]] = [(occurrence.start, occurrence.end, ref.text), *ref.elsewhere]
     body_uses = [o for o in others if not o.in_list]
     if occurrence.body is not None and body_uses:
         # This use held the definition: the next use takes it over, so the others still resolve.
@@ -181,9 +189,8 @@ def replace_citation(
             edits.append((heir.start, heir.end, _definition(occurrence, wikitext)))
     elif not body_uses:
         edits += [(o.start, o.end, "") for o in others if o.in_list]
-    return WikitextChange(
-        wikitext, _applied(wikitext, edits), ref, "Replaced a citation that does not support the claim"
-    )
+    return WikitextChange(wikitext, _applied(wikitext, edits), ref.text,
+                          "Replaced a citation that does not support the claim", ref.renamed)
 
 
 def _definition(occurrence: Occurrence, wikitext: str) -> str:
