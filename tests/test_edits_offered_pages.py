@@ -107,3 +107,10 @@ class OfferedEditPagesTests(CastMixin, TestCase):
         self.assertIn("[https://history.example/bridge Page 3]", report)
         self.assertNotIn("gazette.example/news/bridge/", report)
         self.assertNotIn("dead.example", report)
+
+    def test_the_preview_links_only_the_other_modes_that_are_offered(self):
+        preview = self.client_for("editor").get(self.apply_url(self.stone, self.beside), {"mode": "add"})
+        self.assertEqual(preview.status_code, 200, preview.content[-1500:])
+        self.assertNotContains(preview, 'href="?mode=replace"')
+        both = self.client_for("editor").get(self.apply_url(self.opened, self.good), {"mode": "add"})
+        self.assertContains(both, 'href="?mode=replace"')

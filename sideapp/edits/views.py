@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from sideapp.claims.offers import offer_for
 from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
@@ -46,8 +47,7 @@ def claim_tag(request, pk: int):
 
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
-               "action_label": _ACTION_LABELS[mode],
-               "apply_modes": [(m, _ACTION_LABELS[m]) for m in services.MODES]}
+               "action_label": _ACTION_LABELS[mode], "apply_modes": _apply_modes(claim, mode, suggestion)}
     try:
         proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
     except services.EditUnavailable as exc:
@@ -65,6 +65,15 @@ def _edit_flow(request, claim, mode, suggestion):
     except (WikiError, services.EditUnavailable) as exc:
         return _problem(request, context, _sentence(exc), status=502)
     return render(request, "edits/saved.html", context | {"saved": saved})
+
+
+def _apply_modes(claim, mode: str, suggestion) -> list[tuple[str, str]]:
+    """This mode, and the suggestion's other modes that are offered (or will be, once the
+    page is read again)."""
+    if suggestion is None:
+        return []
+    return [(m, _ACTION_LABELS[m]) for m in services.MODES
+            if m == mode or (offer := offer_for(claim, m, suggestion)).offered or offer.refresh]
 
 
 def _problem(request, context, message: str, *, status: int, conflict: bool = False):
