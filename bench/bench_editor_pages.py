@@ -126,7 +126,8 @@ def page_kinds(pks: list[int]) -> dict[str, list[str]]:
         "flagged list (the default list)": ["/claims/"],
         "filtered list (verdict, section, sort, page)": [
             "/claims/?verdict=not_supported&section=history&sort=article",
-            "/claims/?better=on&page=3", "/claims/?show=all&sort=newest&page=40", "/claims/?needs_source=on"],
+            "/claims/?better=on&page=3", "/claims/?show=all&sort=newest&page=40", "/claims/?needs_source=on",
+            "/claims/?show=unavailable"],
         "search over claim text": [f"/claims/?q={w}" for w in WORDS],
         "claim page": [f"/claims/{pk}/" for pk in rng.sample(pks, 200)],
     }

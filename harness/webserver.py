@@ -18,7 +18,8 @@ Routes (NAME is a file under ROOT/pages/):
   /binary/NAME         application/octet-stream junk
   /paywall/NAME        a short teaser with subscription-wall phrases (?status=402 or 403)
 Every request is counted per path (query excluded) and logged with its arrival time,
-Host header and User-Agent. With `tls=(certfile, keyfile)` the server speaks HTTPS and
+Host header and User-Agent. `take_down(NAME)` makes every route that serves NAME answer
+404 from then on (a page that dies after it was fetched); `bring_back(NAME)` undoes it. With `tls=(certfile, keyfile)` the server speaks HTTPS and
 records the SNI names clients sent.
 """
 
@@ -212,6 +213,7 @@ class SourceServer:
         self._lock = threading.Lock()
         self._counts: collections.Counter[str] = collections.Counter()
         self._log: list[Request] = []
+        self._gone: set[str] = set()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -268,8 +270,21 @@ class SourceServer:
     def url(self, path: str) -> str:
         return self.base_url + "/" + path.lstrip("/")
 
+    def take_down(self, name: str) -> None:
+        """From now on NAME answers 404, as a page taken off its site does."""
+        with self._lock:
+            self._gone.add(name)
+
+    def bring_back(self, name: str) -> None:
+        with self._lock:
+            self._gone.discard(name)
+
     def page_path(self, name: str) -> Path | None:
-        """ROOT/pages/NAME if it is a file inside ROOT/pages (no `..` escapes)."""
+        """ROOT/pages/NAME if it is a file inside ROOT/pages (no `..` escapes) that has
+        not been taken down."""
+        with self._lock:
+            if name in self._gone:
+                return None
         pages = (self.root / "pages").resolve()
         path = (pages / name).resolve()
         return path if path.is_file() and pages in path.parents else None

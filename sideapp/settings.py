@@ -208,6 +208,9 @@ SIDE_ENCODER_CACHE = _path("SIDE_ENCODER_CACHE", SIDE_DATA_DIR / "encoders")  # 
 os.environ.setdefault("SIDE_ENCODER_CACHE", str(SIDE_ENCODER_CACHE))  # read by verifier_core
 SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published replica version
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
+# A suggested page is offered as an edit only when it answered within this many days; an
+# older one is fetched again first, and one that no longer answers leaves the suggestions.
+SIDE_SUGGESTION_MAX_AGE_DAYS = env_float("SIDE_SUGGESTION_MAX_AGE_DAYS", 30.0)
 
 # --- blind A/B annotation --------------------------------------------------------------
 # Long lists count their rows up to this many (then "more than N"; see sideapp/web/paging.py).

@@ -9,6 +9,7 @@ import django_rq
 from django.test import TestCase, override_settings
 
 from sideapp.models import Claim, ScanJob, Suggestion
+from tests.edits_support import suggested
 from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.wiki_support import scan_titles
 
@@ -48,8 +49,7 @@ class ProposalTests(WikiTestCase):
 
     def test_a_replacement_that_moves_a_named_refs_definition_proposes_the_whole_page(self):
         claim = judge(Claim.objects.get(article=self.article, text__startswith="The Side test bridge"))
-        better = Suggestion.objects.create(claim=claim, rank=1, url="https://example.org/history", title="History",
-                                           score=0.9, verdict="supported", beats_current=True)
+        better = suggested(claim, "https://example.org/history", "History")
         data = self.proposal(claim, action="replace", suggestion=better.pk).json()
         self.assertIsNone(data["section"])
         self.assertIn('traffic in 1990.<ref name="opening">{{cite web', data["text"])

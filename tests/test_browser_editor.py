@@ -115,11 +115,12 @@ class EditorWikiEditBrowserTests(BrowserTestCase):
         self.log_in(self.users["editor"].username)
 
     def test_an_editor_applies_a_suggestion_and_sees_the_new_revision(self):
-        from sideapp.models import Claim, Suggestion
+        from sideapp.models import Claim
+        from tests.edits_support import judged_not_supported, suggested
 
-        claim = Claim.objects.get(article__title=self.title, text__startswith="It is made of red stone")
-        Suggestion.objects.create(claim=claim, rank=1, url="https://example.org/stone", title="Stone of the bridge",
-                                  score=0.9, verdict="supported", beats_current=True)
+        claim = judged_not_supported(Claim.objects.get(article__title=self.title,
+                                                       text__startswith="It is made of red stone"))
+        suggested(claim, "https://example.org/stone", "Stone of the bridge", site_name="Bridge Stones")
         self.page.goto(self.url(f"/claims/{claim.pk}/"))
         self.page.click("text=Replace the failing citation")
         self.page.wait_for_selector("pre.diff")

@@ -39,8 +39,13 @@ class ClaimListFilterTests(TestCase):
         return self.client.get(reverse("claim_list"), params)
 
     def test_the_default_list_is_flagged_claims_weakest_first(self):
-        self.assertEqual(listed(self.get()), ["It was painted in 1990.", "The mill burned down.",
-                                              "The viaduct opened in 1931."])
+        self.assertEqual(listed(self.get()), ["It was painted in 1990.", "The viaduct opened in 1931."])
+
+    def test_sources_that_could_not_be_read_have_their_own_list_and_not_the_flagged_one(self):
+        self.assertNotIn("The mill burned down.", listed(self.get()))
+        response = self.get(show="unavailable")
+        self.assertEqual(listed(response), ["The mill burned down."])
+        self.assertContains(response, "Sources that could not be read")
 
     def test_partial_support_sits_in_needs_a_look_not_in_the_flagged_list(self):
         self.assertEqual(listed(self.get(show="needs_look")), ["It has nine arches."])

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from sideapp.claims.models import Citation, Claim
 from sideapp.claims.suggestions import is_better
-from sideapp.sources.models import Source
+from sideapp.sources.models import Source, SourceDocument
 from verifier_core.verification import SourceVerdict, Verdict
 from verifier_core.verification.verdicts import HIGH, LOW
 
@@ -22,10 +22,18 @@ class FlagRuleTests(SimpleTestCase):
     def rule(self, verdict, confidence=HIGH, needs_citation=False):
         return Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=needs_citation)
 
-    def test_the_default_list_holds_confident_failures_unreadable_sources_and_missing_citations(self):
+    def test_the_default_list_holds_confident_failures_and_missing_citations(self):
         self.assertEqual(self.rule(Verdict.NOT_SUPPORTED, HIGH), (True, False))
-        self.assertEqual(self.rule(Verdict.SOURCE_UNAVAILABLE, LOW), (True, False))
         self.assertEqual(self.rule(Verdict.SUPPORTED, HIGH, needs_citation=True), (True, False))
+        self.assertEqual(self.rule("", "", needs_citation=True), (True, False))
+
+    def test_it_leaves_sources_that_could_not_be_read_out_of_the_flagged_and_needs_a_look_lists(self):
+        self.assertEqual(self.rule(Verdict.SOURCE_UNAVAILABLE, HIGH), (False, False))
+        self.assertEqual(self.rule(Verdict.SOURCE_UNAVAILABLE, LOW), (False, False))
+
+    def test_it_still_searches_better_sources_for_claims_whose_source_could_not_be_read(self):
+        self.assertTrue(Claim.wants_suggestions(verdict=Verdict.SOURCE_UNAVAILABLE, flagged=False, needs_look=False))
+        self.assertFalse(Claim.wants_suggestions(verdict=Verdict.SUPPORTED, flagged=False, needs_look=False))
 
     def test_partial_support_and_low_confidence_need_a_look_but_are_not_flagged(self):
         self.assertEqual(self.rule(Verdict.PARTIALLY_SUPPORTED, LOW), (False, True))
@@ -36,8 +44,8 @@ class FlagRuleTests(SimpleTestCase):
     def test_a_confidently_supported_claim_with_a_citation_stays_quiet(self):
         self.assertEqual(self.rule(Verdict.SUPPORTED, HIGH), (False, False))
 
-    def test_a_claim_that_could_not_be_judged_is_flagged(self):
-        self.assertTrue(Claim.needs_editor(verdict="", needs_citation=False))
+    def test_a_claim_that_was_never_judged_is_not_flagged(self):
+        self.assertFalse(Claim.needs_editor(verdict="", needs_citation=False))
 
 
 class BetterSuggestionTests(SimpleTestCase):
@@ -69,8 +77,19 @@ class SourceRuleTests(SimpleTestCase):
     def test_a_citation_without_a_url_says_it_has_no_online_copy(self):
         self.assertEqual(Citation(source=None).unavailable_reason, "the citation has no online copy (no URL)")
 
-    def test_a_failed_source_says_why_in_words(self):
-        source = Source(status=Source.Status.HTTP_ERROR, reason="HTTP 404", http_status=404)
-        self.assertEqual(Citation(source=source).unavailable_reason, "the page could not be fetched: HTTP 404")
-        timeout = Source(status=Source.Status.TIMEOUT, reason="read timed out after 20 s")
-        self.assertEqual(timeout.unavailable_reason, "the site did not answer in time (read timed out after 20 s)")
+    def test_a_failed_source_says_why_in_a_sentence_and_keeps_the_detail_apart(self):
+        source = Source(status=Source.Status.HTTP_ERROR, reason="HTTP 404 Not Found", http_status=404)
+        self.assertEqual(Citation(source=source).unavailable_reason, "the page is no longer on the site (HTTP 404)")
+        self.assertEqual(source.status_detail, "http_error: HTTP 404 Not Found")
+        timeout = Source(status=Source.Status.TIMEOUT, reason="example.org sent nothing for 15s")
+        self.assertEqual(timeout.unavailable_reason, "the site did not answer in time")
+        self.assertIn("sent nothing for 15s", timeout.status_detail)
+
+    def test_an_archive_copy_is_offered_from_the_ref_or_from_an_earlier_read(self):
+        dead = Source(url="https://gone.example/a", status=Source.Status.DNS_ERROR, reason="cannot resolve")
+        self.assertEqual(Citation(source=dead, archive_url="https://web.archive.org/web/2019/https://gone.example/a")
+                         .archive_copy_url, "https://web.archive.org/web/2019/https://gone.example/a")
+        self.assertEqual(Citation(source=dead).archive_copy_url, "")
+        dead.document = SourceDocument(fetched_at=timezone.now().replace(year=2024, month=3, day=5))
+        self.assertEqual(Citation(source=dead).archive_copy_url,
+                         "https://web.archive.org/web/20240305/https://gone.example/a")

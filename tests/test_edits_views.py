@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 
-from sideapp.edits import selectors
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.audit import audit_record
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
+from tests.edits_support import read_source
 from tests.users import PASSWORD, cast
 
 WIKITEXT = (
@@ -27,16 +27,18 @@ class EditPagesTests(TestCase):
         cls.article.save()
         citation = Citation.objects.create(article=cls.article, fingerprint="h", kind="ref", ref_name="hist",
                                            raw="{{cite web |url=https://t.example/h |title=History}}",
-                                           url="https://t.example/h", title="History")
+                                           url="https://t.example/h", title="History",
+                                           source=read_source("https://t.example/h"))
         cls.claim = Claim.objects.create(
             article=cls.article, fingerprint="c", text="It is 40 m tall. <script>alert(1)</script>",
             first_revision=revision, last_revision=revision, verdict="not_supported", score=0.1,
-            flagged=True, verify_state="done", current=True, section=["Height | {{x}}"])
+            confidence="high", flagged=True, verify_state="done", current=True, section=["Height | {{x}}"])
         RevisionClaim.objects.create(revision=revision, claim=cls.claim, position=0)
-        ClaimCitation.objects.create(claim=cls.claim, citation=citation, verdict="not_supported", score=0.1)
+        ClaimCitation.objects.create(claim=cls.claim, citation=citation, verdict="not_supported", score=0.1,
+                                     confidence="high")
         cls.suggestion = Suggestion.objects.create(
             claim=cls.claim, rank=1, url="https://s.example/tall", title="Tall | towers <i>",
-            score=0.9, verdict="supported", beats_current=True)
+            score=0.9, verdict="supported", beats_current=True, source=read_source("https://s.example/tall"))
 
     def setUp(self):
         self.users = cast()
@@ -164,14 +166,3 @@ class EditPagesTests(TestCase):
                              claim=self.claim, detail="source does support it")
         self.assertEqual(entry.article, self.article)
         self.assertIn("eve_editor dismissed a flag", str(entry))
-
-    def test_the_weakest_citation_is_the_one_replaced_or_tagged(self):
-        good = Citation.objects.create(article=self.article, fingerprint="g", kind="ref", raw="g")
-        unread = Citation.objects.create(article=self.article, fingerprint="u", kind="ref", raw="u")
-        ClaimCitation.objects.create(claim=self.claim, citation=good, position=1, verdict="supported", score=0.95)
-        claim = selectors.claim_for_edit(self.claim.pk)
-        self.assertEqual(selectors.failing_link(claim).citation.raw, self.claim.citations.get(fingerprint="h").raw)
-        ClaimCitation.objects.create(claim=self.claim, citation=unread, position=2, verdict="source_unavailable")
-        claim = selectors.claim_for_edit(self.claim.pk)
-        self.assertEqual(selectors.failing_link(claim).citation, unread)
-        self.assertEqual(selectors.last_link(claim).citation, unread)

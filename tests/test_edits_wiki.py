@@ -18,6 +18,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.models import Claim, ScanJob, Suggestion, Wiki
 from sideapp.scans.wikiapi import EditConflict, WikiClient
 from sideapp.scans.wikis import client_for
+from tests.edits_support import judged_not_supported, suggested
 from tests.users import PASSWORD, cast
 from tests.wiki_support import scan_titles
 
@@ -53,11 +54,12 @@ class WikiEditFlowTests(TestCase):
         scan_titles(self.server, self.title)
 
     def claim(self, start: str) -> Claim:
-        return Claim.objects.get(article__title=self.title, text__startswith=start)
+        """The scanned claim, judged as a verification that found its source read and not
+        supporting it leaves it (no verifier run: tested on its own)."""
+        return judged_not_supported(Claim.objects.get(article__title=self.title, text__startswith=start))
 
     def suggest(self, claim: Claim) -> Suggestion:
-        return Suggestion.objects.create(claim=claim, rank=1, url=NEW_URL, title="History of the bridge",
-                                         score=0.9, verdict="supported", beats_current=True)
+        return suggested(claim, NEW_URL, "History of the bridge")
 
     def wiki_text(self) -> str:
         page = self.server.admin_site.pages[self.title]

@@ -67,7 +67,7 @@ class ScanCancelAndRerunTests(CastMixin, TestCase):
         job.items.filter(title="Gone").update(status=ScanItem.Status.FAILED, reason="the page does not exist")
         job.finish(ScanJob.Status.PARTIAL, "1 of 2 articles failed")
         page = self.admin().get(reverse("scan_detail", args=[job.pk]))
-        self.assertContains(page, "the page could not be fetched: HTTP 404")
+        self.assertContains(page, "the page is no longer on the site (HTTP 404)")
         with self.captureOnCommitCallbacks(execute=True):
             response = self.admin().post(reverse("scan_rerun", args=[job.pk]))
         again = ScanJob.objects.exclude(pk=job.pk).get()

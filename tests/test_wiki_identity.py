@@ -17,6 +17,7 @@ from sideapp.models import Article, Claim, Revision, RevisionClaim, ScanJob, Wik
 from sideapp.scans.merging import Models, wiki_merge
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikis import client_for, saving_off_reason, wiki_for
+from tests.edits_support import judged_not_supported
 from tests.users import PASSWORD, cast
 
 PAGE = """The Side identity bridge opened in 1931.<ref>{{cite web |url=http://127.0.0.1:9/opening |title=Opening}}</ref>
@@ -98,7 +99,8 @@ class WikiIdentityTests(TestCase):
         bot_user, bot_password = self.server.bot_password("Side editor bot", "bot-account-password")
         users = cast()
         self.client.login(username=users["editor"].username, password=PASSWORD)
-        claim = Claim.objects.get(article__title=self.title, text__startswith="The Side identity bridge")
+        claim = judged_not_supported(Claim.objects.get(article__title=self.title,
+                                                      text__startswith="The Side identity bridge"))
         with override_settings(SIDE_WIKI_API_URL=self.again.api_url, SIDE_WIKI_USERNAME=bot_user,
                                SIDE_WIKI_PASSWORD=bot_password):
             self.assertIsNone(saving_off_reason(first))

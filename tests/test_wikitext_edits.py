@@ -10,7 +10,7 @@ from verifier_core.wikitext.edits import (
     LocateError,
     NewSource,
     add_citation,
-    cite_web,
+    new_citation,
     replace_citation,
     tag_failed_verification,
     unified_diff,
@@ -36,12 +36,12 @@ def cited_for(wikitext: str, claim_start: str) -> tuple[str, CitedRef]:
     return claim.text, CitedRef(raw=citation.raw, ref_name=citation.ref_name, kind=citation.kind)
 
 
-class CiteWebTests(TestCase):
+class NewCitationTests(TestCase):
     def test_it_fills_url_title_website_and_access_date(self):
-        self.assertEqual(cite_web(SOURCE), NEW_REF)
+        self.assertEqual(new_citation(SOURCE), NEW_REF)
 
     def test_it_keeps_pipes_and_braces_of_a_title_from_ending_the_template(self):
-        ref = cite_web(NewSource(url="https://x.example/a|b c", title="A | B }} <ref>",
+        ref = new_citation(NewSource(url="https://x.example/a|b c", title="A | B }} <ref>",
                                  access_date=date(2026, 1, 2)))
         self.assertIn("url=https://x.example/a%7Cb%20c ", ref)
         self.assertIn("title=A {{!}} B } } &lt;ref&gt;", ref)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timezone
 
-from sideapp.api.actions import offers
+from sideapp.api.actions import card_offer
 from sideapp.api.http import ApiError
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.edits.services import ADD, REPLACE, TAG, EditUnavailable, edit_propose
@@ -19,9 +19,11 @@ def claim_proposal(*, claim: Claim, action: str, suggestion: Suggestion | None) 
     if not claim.current:
         raise ApiError(409, "This claim is not in the article's current scanned revision; "
                             "reload the page to see Side editor's findings for it.", code="not_current")
-    if not offers(claim, action=action, suggestion=suggestion.pk if suggestion else None):
-        raise ApiError(409, f"Side editor does not offer “{action}” for this claim"
-                            f"{' with this suggestion' if suggestion else ''}.", code="not_offered")
+    offer = card_offer(claim, action=action, suggestion=suggestion)
+    if not offer.offered or offer.refresh:
+        raise ApiError(409, f"Side editor does not offer “{action}” for this claim: "
+                            f"{offer.why_not or 'its suggested page must be read again first'}",
+                       code="not_offered")
     try:
         proposal = edit_propose(claim=claim, mode=action, suggestion=suggestion)
     except EditUnavailable as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
 from verifier_core.verification import Verdict
 from verifier_core.verification.verdicts import HIGH
@@ -40,11 +41,11 @@ def finding_claims(article: Article) -> list[Claim]:
     and has a suggestion for it. Citations and suggestions come along (two more queries)."""
     suggested = Exists(Suggestion.objects.filter(claim=OuterRef("pk")))
     said = (Q(verdict__gt="") & (Q(flagged=True) | Q(needs_look=True))) | (Q(needs_citation=True) & suggested)
-    links = ClaimCitation.objects.select_related("citation__source").order_by("position")
+    links = with_sources(ClaimCitation.objects.order_by("position"))
     claims = (checkable(Claim.objects.filter(revision_claims__revision=article.current_revision_id))
               .filter(said).order_by("revision_claims__position")
               .prefetch_related(Prefetch("claim_citations", queryset=links),
-                                Prefetch("suggestions", queryset=Suggestion.objects.order_by("rank"))))
+                                Prefetch("suggestions", queryset=suggestions_with_sources())))
     return list(claims)
 
 

@@ -63,6 +63,14 @@ class Citation(models.Model):
             return "the citation has no online copy (no URL)"
         return self.source.unavailable_reason
 
+    @property
+    def archive_copy_url(self) -> str:
+        """Where a reader finds the page as it was when it cannot be read now: the ref's
+        own archive-url, else the copy from when Side editor last read it."""
+        if self.archive_url:
+            return self.archive_url
+        return self.source.earlier_copy_url if self.source is not None else ""
+
 
 class Claim(models.Model):
     class State(models.TextChoices):
@@ -123,6 +131,9 @@ class Claim(models.Model):
                          condition=Q(current=True)),
             models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_needs_source",
                          condition=Q(current=True, needs_citation=True)),
+            # "Sources that could not be read": their own list, out of the flagged one.
+            models.Index(F("score").asc(nulls_first=True), F("id").asc(), name="claim_unreadable",
+                         condition=Q(current=True, verdict="source_unavailable")),
             # "Newest scan first": revision ids grow with their scan time.
             models.Index(F("last_revision_id").desc(), F("score").asc(nulls_first=True), F("id").asc(),
                          name="claim_current_newest", condition=Q(current=True)),
@@ -150,24 +161,35 @@ class Claim(models.Model):
     @staticmethod
     def flag_rule(*, verdict: str, confidence: str, needs_citation: bool,
                   checkable: bool = True) -> tuple[bool, bool]:
-        """(flagged, needs a look). The default flagged list holds only what is worth an
-        editor's time: claims that need a source, sources that could not be read, claims
-        never judged, and high-confidence `not_supported` verdicts (their cross-validated
-        precision is the verdict head's target, 0.8). Partial support and low-confidence
-        verdicts are "needs a look"; high-confidence `supported` claims stay quiet. A claim
-        that is not checkable on its own is neither: there is nothing to act on."""
+        """(flagged, needs a look). The default flagged list holds only what an editor can
+        act on: claims that need a source (`{{citation needed}}`) and claims whose cited
+        source was read and, with high confidence, does not support them (the verdict
+        head's cross-validated precision target is 0.8). A source that could not be read
+        says nothing about the claim: those claims have their own list ("sources that
+        could not be read"), as do claims never judged. Partial support and
+        low-confidence verdicts are "needs a look"; high-confidence `supported` claims
+        stay quiet. A claim that is not checkable on its own is neither: there is nothing to
+        act on."""
         if not checkable:
             return False, False
-        if needs_citation or not verdict or verdict == Verdict.SOURCE_UNAVAILABLE:
+        if needs_citation:
             return True, False
         if verdict == Verdict.NOT_SUPPORTED and confidence == HIGH:
             return True, False
+        if not verdict or verdict == Verdict.SOURCE_UNAVAILABLE:
+            return False, False
         return False, not (verdict == Verdict.SUPPORTED and confidence == HIGH)
 
     @staticmethod
     def needs_editor(*, verdict: str, needs_citation: bool, confidence: str = HIGH) -> bool:
         """Whether the claim is in the default flagged list (see flag_rule)."""
         return Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=needs_citation)[0]
+
+    @staticmethod
+    def wants_suggestions(*, verdict: str, flagged: bool, needs_look: bool) -> bool:
+        """Claims worth a search for better sources: flagged, needing a look, or cited to
+        a source that could not be read (a readable one may be added beside it)."""
+        return flagged or needs_look or verdict == Verdict.SOURCE_UNAVAILABLE
 
 
 class ClaimCitation(models.Model):

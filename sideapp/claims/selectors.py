@@ -15,7 +15,7 @@ SHOWS = {
     "flagged": "Flagged",
     "needs_look": "Needs a look",
     "needs_source": "Needs a source",
-    "unavailable": "Source unavailable",
+    "unavailable": "Sources that could not be read",
     "uncheckable": "Not checkable on its own",
     "reviewed": "Dismissed or verified by me",
     "all": "All checked",
@@ -66,10 +66,14 @@ def claim_list(*, filters: ClaimFilters, user) -> QuerySet[Claim]:
 
 def claim_rows(*, pks: list[int], user) -> list[Claim]:
     """One page of the list, in the page's order: what a row shows, with this user's and
-    everyone's reviews. Read by the page's ids (a second query): PostgreSQL evaluates a
-    row's review subqueries for every row that an OFFSET skips, so page 40 would count
-    the reviews of 2,000 claims to show 50."""
-    rows = _with_reviews(Claim.objects.filter(pk__in=pks), user).select_related("article__wiki").only(*LIST_FIELDS)
+    everyone's reviews, and the citations whose source could not be read (why, in words
+    and in detail, and an archived copy). Read by the page's ids (a second query):
+    PostgreSQL evaluates a row's review subqueries for every row that an OFFSET skips,
+    so page 40 would count the reviews of 2,000 claims to show 50."""
+    unreadable = Prefetch("claim_citations", to_attr="unreadable_links", queryset=with_sources(
+        ClaimCitation.objects.filter(verdict=Verdict.SOURCE_UNAVAILABLE)))
+    rows = (_with_reviews(Claim.objects.filter(pk__in=pks), user).select_related("article__wiki").only(*LIST_FIELDS)
+            .prefetch_related(unreadable))
     by_pk = {claim.pk: claim for claim in rows}
     return [by_pk[pk] for pk in pks if pk in by_pk]
 
@@ -129,9 +133,20 @@ def claim_counts() -> dict[str, int]:
             "claim_count": Claim.objects.count()}
 
 
+def with_sources(links: QuerySet[ClaimCitation]) -> QuerySet[ClaimCitation]:
+    """Citations with their sources and whether (and what) text was read from them, for
+    the offer rule (sideapp.claims.offers); never the text itself."""
+    return links.select_related("citation__source__document").defer("citation__source__document__text")
+
+
+def suggestions_with_sources() -> QuerySet[Suggestion]:
+    return (Suggestion.objects.select_related("source__document").defer("source__document__text")
+            .order_by("rank"))
+
+
 def claim_detail(pk: int) -> Claim:
-    links = ClaimCitation.objects.select_related("citation__source")
-    suggestions = Suggestion.objects.select_related("source").order_by("rank")
+    links = with_sources(ClaimCitation.objects.all())
+    suggestions = suggestions_with_sources()
     return (Claim.objects.select_related("article__wiki", "article__current_revision", "last_revision")
             .prefetch_related(Prefetch("claim_citations", queryset=links),
                               Prefetch("suggestions", queryset=suggestions),

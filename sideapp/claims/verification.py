@@ -100,5 +100,6 @@ def _store(claim: Claim, links, judged, result) -> None:
             confidence=outcome.confidence, parts=outcome.parts, needs_look=needs_look,
             method=result.model_version if result else "",
             # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
-            suggest_state=Claim.State.PENDING if flagged or needs_look else "", suggest_reason="")
+            suggest_state=Claim.State.PENDING if Claim.wants_suggestions(
+                verdict=outcome.verdict, flagged=flagged, needs_look=needs_look) else "", suggest_reason="")
     claim.refresh_from_db()

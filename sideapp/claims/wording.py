@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sideapp.claims.models import Claim, ClaimReview
+from sideapp.claims.offers import ClaimOffers, claim_offers
 from sideapp.claims.selectors import evidence_parts
 from sideapp.scans.wikis import saving_off_reason
 from verifier_core.verification import Verdict
@@ -46,6 +47,7 @@ def claim_page(claim: Claim, user) -> dict:
     reviews = list(claim.reviews.all())
     wiki, title = claim.article.wiki, claim.article.title
     current = claim.article.current_revision
+    offers = claim_offers(claim)
     return {
         "claim": claim,
         "state": verdict_words(claim),
@@ -55,8 +57,9 @@ def claim_page(claim: Claim, user) -> dict:
                        "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
         # The ones this editor dismissed go last, folded: what is still to judge comes first.
-        "suggestions": sorted((_suggestion(s, claim, user) for s in claim.suggestions.all()),
+        "suggestions": sorted((_suggestion(s, claim, user, offers) for s in claim.suggestions.all()),
                               key=lambda item: item["mine"] is not None),
+        "tag_offer": offers.tag,
         "is_current": claim.current,
         "saving_off": saving_off_reason(wiki),
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
@@ -69,12 +72,14 @@ def claim_page(claim: Claim, user) -> dict:
     }
 
 
-def _suggestion(suggestion, claim: Claim, user) -> dict:
+def _suggestion(suggestion, claim: Claim, user, offers: ClaimOffers) -> dict:
     reviews = [r for r in claim.reviews.all() if r.suggestion_id == suggestion.pk]
     mine = next((r for r in reviews if r.user_id == user.pk), None)
+    actions = offers.by_suggestion[suggestion.pk]
     return {"suggestion": suggestion, "why": _why(suggestion, claim), "mine": mine, "dismissed": len(reviews),
             "others": [r for r in reviews if r is not mine],
-            "evidence": _evidence(suggestion.verdict, suggestion.evidence)}
+            "evidence": _evidence(suggestion.verdict, suggestion.evidence),
+            "add": actions["add"], "replace": actions["replace"]}
 
 
 def _why(suggestion, claim: Claim) -> str:

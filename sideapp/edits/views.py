@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from sideapp.claims.offers import offer_for
 from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
@@ -18,6 +19,7 @@ from sideapp.scans.wikiapi import EditConflict, WikiError
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.shortcuts import found_or_404, is_htmx
+from verifier_core.wikitext.diff import diff_lines
 from verifier_core.wikitext.report import flagged_claims_table
 
 _ACTION_LABELS = {
@@ -49,12 +51,13 @@ def claim_tag(request, pk: int):
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
                "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
-               "apply_modes": [(m, _ACTION_LABELS[m]) for m in services.MODES]}
+               "apply_modes": _apply_modes(claim, mode, suggestion)}
     try:
         proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
-    context.update(proposal=proposal, diff_lines=_diff_lines(proposal.diff),
+    change = proposal.change
+    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title),
                    started=request.POST.get("started") or timezone.now().isoformat())
     if request.method != "POST" or request.POST.get("confirm") != "1":
         return render(request, "edits/preview.html", context)
@@ -68,6 +71,15 @@ def _edit_flow(request, claim, mode, suggestion):
     except (WikiError, services.EditUnavailable) as exc:
         return _problem(request, context, _sentence(exc), status=502)
     return render(request, "edits/saved.html", context | {"saved": saved})
+
+
+def _apply_modes(claim, mode: str, suggestion) -> list[tuple[str, str]]:
+    """This mode, and the suggestion's other modes that are offered (or will be, once the
+    page is read again)."""
+    if suggestion is None:
+        return []
+    return [(m, _ACTION_LABELS[m]) for m in services.MODES
+            if m == mode or (offer := offer_for(claim, m, suggestion)).offered or offer.refresh]
 
 
 def _problem(request, context, message: str, *, status: int, conflict: bool = False):
@@ -87,13 +99,6 @@ def _started(value: str | None) -> datetime:
     except ValueError:
         return timezone.now()
     return started if started.tzinfo else timezone.make_aware(started)
-
-
-def _diff_lines(diff: str) -> list[tuple[str, str]]:
-    """(css class, line) for the template, which escapes the line."""
-    kinds = {"+": "add", "-": "del", "@": "hunk"}
-    return [(kinds.get(line[:1], "same") if not line.startswith(("+++", "---")) else "file", line)
-            for line in diff.splitlines()]
 
 
 @role_required(EDITOR)

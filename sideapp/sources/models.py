@@ -7,20 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-
-_STATUS_WORDS = {
-    "pending": "not fetched yet",
-    "ok": "fetched",
-    "http_error": "the page could not be fetched",
-    "timeout": "the site did not answer in time",
-    "too_large": "the page is too large to check",
-    "unsupported_type": "the page is not a document the app can read",
-    "blocked": "fetching it was refused",
-    "paywall_suspected": "the page looks paywalled",
-    "connection_error": "the site could not be reached",
-    "empty": "the page has no readable text",
-    "no_url": "the citation has no online copy",
-}
+from verifier_core.fetch import failure_sentence
 
 
 class Source(models.Model):
@@ -36,6 +23,7 @@ class Source(models.Model):
         BLOCKED = "blocked"
         PAYWALL_SUSPECTED = "paywall_suspected"
         CONNECTION_ERROR = "connection_error"
+        DNS_ERROR = "dns_error"
         EMPTY = "empty"
         NO_URL = "no_url"
 
@@ -44,6 +32,7 @@ class Source(models.Model):
     status = models.CharField(max_length=32, choices=Status.choices, default=Status.PENDING)
     reason = models.TextField(blank=True)
     title = models.TextField(blank=True)
+    site_name = models.CharField(max_length=200, blank=True)  # the site's own name, for website=
     http_status = models.PositiveSmallIntegerField(null=True, blank=True)
     content_type = models.CharField(max_length=100, blank=True)
     final_url = models.TextField(blank=True)
@@ -68,21 +57,45 @@ class Source(models.Model):
         return timezone.now() - self.fetched_at < timedelta(days=settings.SIDE_FETCH_MAX_AGE_DAYS)
 
     @property
+    def answers(self) -> bool:
+        """Its last fetch read the live page (not only an archived copy): a page that may
+        be offered to readers."""
+        return self.status == self.Status.OK and not self.used_archive
+
+    @property
     def status_sentence(self) -> str:
-        """The fetch status as editors read it: "the page could not be fetched: HTTP 404"."""
-        words = _STATUS_WORDS.get(self.status, self.status)
-        if self.status == self.Status.HTTP_ERROR and self.http_status:
-            return f"{words}: HTTP {self.http_status}"
-        if self.reason and self.status not in (self.Status.OK, self.Status.PENDING):
-            return f"{words} ({self.reason[:200]})"
-        return words
+        """The fetch status as editors read it: "fetched", or why not in a sentence
+        ("the site's address could not be found"); the technical reason is status_detail."""
+        if self.status == self.Status.OK:
+            return "fetched from its archived copy" if self.used_archive else "fetched"
+        if self.status == self.Status.PENDING:
+            return "not fetched yet"
+        return failure_sentence(self.status, self.reason, self.http_status)
+
+    @property
+    def status_detail(self) -> str:
+        """What the fetcher said, for a toggle behind the sentence."""
+        if self.status in (self.Status.OK, self.Status.PENDING) or not self.reason:
+            return ""
+        return f"{self.status}: {self.reason}"
 
     @property
     def unavailable_reason(self) -> str | None:
         """Why this source has no text to check, or None when it has."""
-        if self.status != self.Status.OK or not hasattr(self, "document"):
+        if self.status != self.Status.OK:
             return self.status_sentence
+        if not hasattr(self, "document"):
+            return "its text is not stored"
         return None
+
+    @property
+    def earlier_copy_url(self) -> str:
+        """A page that could not be read now but was read before: the Wayback Machine's
+        copy from the day Side editor last read it ("" when it never was)."""
+        document = getattr(self, "document", None)  # None when there is none (no query if prefetched)
+        if self.status == self.Status.OK or document is None:
+            return ""
+        return f"https://web.archive.org/web/{document.fetched_at:%Y%m%d}/{self.url}"
 
 
 class SourceDocument(models.Model):

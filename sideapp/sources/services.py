@@ -89,6 +89,7 @@ def source_store(*, source: Source, result: FetchResult) -> bool:
         source.http_status, source.content_type = result.http_status, result.content_type[:100]
         source.final_url, source.used_archive = result.final_url, result.used_archive
         source.title = result.title or source.title
+        source.site_name = result.site_name[:200] or source.site_name
         source.attempts, source.fetched_at, source.queued_at = source.attempts + 1, now, None
         source.save()
         if not result.ok:

@@ -21,7 +21,8 @@ from verifier_core.fetch.types import (
     FetchStatus,
     HostSlot,
 )
-from verifier_core.fetch.urls import normalise_url
+from verifier_core.fetch.urls import normalise_url, page_key, same_page, unwrap_archive
+from verifier_core.fetch.wording import failure_sentence
 
 __all__ = [
     "ARCHIVE_WORTHY",
@@ -34,6 +35,10 @@ __all__ = [
     "HostSlot",
     "HostSlots",
     "fetch_source",
+    "failure_sentence",
     "normalise_url",
+    "page_key",
     "refusal",
+    "same_page",
+    "unwrap_archive",
 ]

@@ -171,6 +171,8 @@ def _raise_http_error(
 
 
 def _to_result(body: _Body, policy: FetchPolicy) -> FetchResult:
+    site = ""
+
     def result(status: FetchStatus, reason: str, title: str = "", text: str = "") -> FetchResult:
         return FetchResult(
             status,
@@ -181,12 +183,14 @@ def _to_result(body: _Body, policy: FetchPolicy) -> FetchResult:
             title,
             text,
             len(body.data),
+            site_name=site,
         )
 
     try:
         page = extract(body.kind, body.data, body.charset, body.url)
     except FetchFailure as failure:
         return result(failure.status, failure.reason)
+    site = page.site_name
     if page.paywalled:
         return result(
             FetchStatus.PAYWALL_SUSPECTED,

@@ -10,6 +10,7 @@ import io
 import logging
 import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import charset_normalizer
 import lxml.etree
@@ -55,6 +56,7 @@ class Extracted:
     title: str
     text: str
     paywalled: bool = False
+    site_name: str = ""  # the site's own name ("Arle Valley Gazette"), "" when unknown
 
 
 def media_type(content_type: str) -> tuple[str, str | None]:
@@ -133,17 +135,50 @@ def _plain_html(html: str) -> tuple[str, str]:
     return title, " ".join(" ".join(tree.itertext()).split())
 
 
-def _trafilatura(html: str, url: str | None) -> tuple[str, str]:
+def _trafilatura(html: str, url: str | None) -> tuple[str, str, str]:
+    """(title, text, site name as trafilatura read it from the page's metadata)."""
     try:
         doc = trafilatura.bare_extraction(
             html, url=url, with_metadata=True, include_comments=False, favor_recall=True
         )
     except Exception:  # third-party parser on hostile input: fall back, do not crash
         log.warning("trafilatura failed on %s", url, exc_info=True)
-        return "", ""
+        return "", "", ""
     if doc is None:
-        return "", ""
-    return (doc.title or "").strip(), tidy(doc.text or "")
+        return "", "", ""
+    return (doc.title or "").strip(), tidy(doc.text or ""), (doc.sitename or "").strip()
+
+
+# "Headline | Site", "Headline - Site", "Headline — Site": the site's name ends the title.
+_TITLE_SEPARATORS = re.compile(r"\s+[|\u2013\u2014\u00b7:-]{1,2}\s+")
+_MAX_SITE_NAME = 80
+
+
+def site_name(sitename: str, raw_title: str, url: str | None) -> str:
+    """The site's own name for a citation's `website=`: its og:site_name (which
+    trafilatura reads, falling back to the host name, which is no name at all), else
+    the last part of a title like "Headline | Site"; "" when the page does not say."""
+    name = " ".join(sitename.split())
+    if name and not _is_host(name, url):
+        return name[:_MAX_SITE_NAME]
+    parts = _TITLE_SEPARATORS.split(" ".join(raw_title.split()))
+    last = parts[-1].strip() if len(parts) > 1 else ""
+    return last if 0 < len(last) <= _MAX_SITE_NAME and not _is_host(last, url) else ""
+
+
+def _is_host(name: str, url: str | None) -> bool:
+    """Whether `name` is just the URL's host (with or without www. or a port)."""
+    host = (urlsplit(url or "").netloc or "").lower()
+    bare = name.lower().removeprefix("www.")
+    return bool(host) and bare in {host.removeprefix("www."), host.split(":")[0].removeprefix("www.")}
+
+
+def _raw_title(html: str) -> str:
+    try:
+        node = _lxml_tree(html).find(".//title")
+    except (lxml.etree.ParserError, ValueError):
+        return ""
+    return node.text_content() if node is not None else ""
 
 
 def has_paywall_markers(text: str) -> bool:
@@ -152,14 +187,15 @@ def has_paywall_markers(text: str) -> bool:
 
 
 def html_extract(html: str, url: str | None) -> Extracted:
-    title, text = _trafilatura(html, url)
+    title, text, sitename = _trafilatura(html, url)
     plain_title, plain_text = ("", "")
     if not text or not title or len(text) < PAYWALL_MAX_CHARS:
         plain_title, plain_text = _plain_html(html)
     text = text or plain_text
     # The wall itself is often an overlay that trafilatura drops: look at all the text.
     paywalled = len(text) < PAYWALL_MAX_CHARS and has_paywall_markers(plain_text or text)
-    return Extracted(title or plain_title, text, paywalled)
+    named = site_name(sitename, "", url) or site_name("", plain_title or _raw_title(html), url)
+    return Extracted(title or plain_title, text, paywalled, named)
 
 
 def pdf_extract(body: bytes) -> Extracted:

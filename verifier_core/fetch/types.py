@@ -67,6 +67,7 @@ class FetchResult:
     fetched_bytes: int = 0  # body bytes read from the final response (decoded)
     used_archive: bool = False
     elapsed: float = 0.0  # seconds, live attempt and archive attempt together
+    site_name: str = ""  # the site's own name, from the page (og:site_name or its title)
 
     @property
     def ok(self) -> bool:
