@@ -183,8 +183,10 @@ class WikiRefusalBrowserTests(FailureInWordsMixin, BrowserTestCase):
 
     def test_a_protected_page_refuses_the_save_in_words_with_a_way_back(self):
         from sideapp.models import Claim
+        from tests.edits_support import judged_not_supported
 
-        claim = Claim.objects.get(article__title=self.title, text__startswith="It is made of red stone")
+        claim = judged_not_supported(Claim.objects.get(article__title=self.title,
+                                                       text__startswith="It is made of red stone"))
         before = self.server.current_revid(self.title)
         self.page.goto(self.url(f"/claims/{claim.pk}/tag/"))
         self.page.click("button:has-text('Save this change on the wiki')")
