@@ -23,6 +23,13 @@ require_once __DIR__ . '/InstallSettings.php';
 $wgServer = getenv( '%(server_env)s' ) ?: $wgServer;
 $wgCanonicalServer = $wgServer;
 $wgSitename = '%(site_name)s';
+// The wiki's own logo, not MediaWiki's "Set $wgLogos" placeholder (inline SVG: no upload).
+$wgLogos = [ '1x' => 'data:image/svg+xml,' . rawurlencode(
+	'<svg xmlns="http://www.w3.org/2000/svg" width="135" height="135" viewBox="0 0 135 135">'
+	. '<circle cx="67" cy="67" r="60" fill="#eaf3ff" stroke="#3366cc" stroke-width="4"/>'
+	. '<text x="67" y="62" font-family="sans-serif" font-size="22" text-anchor="middle" fill="#223">Side</text>'
+	. '<text x="67" y="88" font-family="sans-serif" font-size="18" text-anchor="middle" fill="#223">demo wiki</text></svg>'
+) ];
 
 // No uploads and no mail: nothing leaves the machine and no directory outside
 // the workdir is written.

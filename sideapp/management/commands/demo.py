@@ -28,6 +28,7 @@ from sideapp.scans.wikis import wiki_for
 # The cited pages live on their own loopback address so that the SSRF guard can let
 # exactly that address through and nothing else on this machine.
 SOURCES_HOST = "127.0.0.2"
+DEFAULT_SOURCES_PORT = 8090
 
 
 class Command(BaseCommand):
@@ -36,7 +37,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000, help="web app port (default 8000)")
         parser.add_argument("--wiki-port", type=int, default=8089)
-        parser.add_argument("--sources-port", type=int, default=8090)
+        parser.add_argument("--sources-port", type=int, default=None,
+                            help="port of the cited pages (default: the previous run's, else 8090); "
+                                 "a new one rewrites every citation on the demo wiki")
         parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
         parser.add_argument("--check", action="store_true",
                             help="start, wait for the first scan to finish, report and stop")
@@ -48,7 +51,8 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: sys.exit(0))
         workdir = Path(settings.SIDE_DATA_DIR) / "demo-wiki"
         wiki = MediaWikiServer(workdir, port=opts["wiki_port"], die_with_parent=True)
-        sources = SourceServer(SOURCES_DIR, port=opts["sources_port"], host=SOURCES_HOST)
+        sources = SourceServer(SOURCES_DIR, port=_sources_port(workdir, opts["sources_port"]),
+                               host=SOURCES_HOST)
         try:
             self._start(wiki, sources, opts)
             if opts["check"]:
@@ -152,3 +156,14 @@ class Command(BaseCommand):
                 child.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 os.killpg(child.pid, signal.SIGKILL)
+
+
+def _sources_port(workdir: Path, asked: int | None) -> int:
+    """The port the cited pages are served on. The demo articles cite them by URL, so a
+    new port rewrites every citation: new revisions, new claims, editors' judgements left
+    on the old ones. A run therefore keeps the previous run's port unless told otherwise."""
+    remembered = workdir / "sources-port"
+    port = asked or (int(remembered.read_text()) if remembered.is_file() else DEFAULT_SOURCES_PORT)
+    workdir.mkdir(parents=True, exist_ok=True)
+    remembered.write_text(str(port))
+    return port
