@@ -16,7 +16,7 @@
 		not_supported: [ '\u2717', 'unsupported' ],
 		partially_supported: [ '\u25D0', 'partial' ],
 		source_unavailable: [ '?', 'unreadable' ],
-		supported: [ '\u2713', 'check' ],
+		supported: [ '\u2713', 'supported' ],
 		needs_citation: [ '+', 'source found' ]
 	};
 	var ACTION_WORDS = {
