@@ -23,6 +23,7 @@ WIDTH = 390
 PAGES = {
     "home": ("editor", "/"),
     "claim_list": ("editor", "/claims/"),
+    "patrol": ("editor", "/patrol/?show=all"),
     "claim_detail": ("editor", "/claims/{claim}/"),
     "suggestion_apply": ("editor", "/claims/{claim}/suggestions/{suggestion}/apply/?mode=replace"),
     "claim_tag": ("editor", "/claims/{claim}/tag/"),
@@ -45,7 +46,7 @@ EXTRA = [("anonymous", "login", "/login/"), ("editor", "not-found", "/claims/999
 # Routes that answer no page: POST-only actions, downloads and htmx fragments.
 NOT_PAGES = {"scan_cancel", "scan_rerun", "claim_dismiss", "claim_verified", "claim_review_undo", "corpus_update",
              "annotation:undo", "annotation:item_gold", "annotation:export_csv", "annotation:export_jsonl",
-             "annotation:full_text"}
+             "annotation:full_text", "patrol_mark", "wiki_patrol"}
 
 # Labels whose text runs over more than one line box, with their input.
 SPLIT_LABELS = """() => Array.from(document.querySelectorAll('label')).filter(label =>
