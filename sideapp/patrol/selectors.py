@@ -11,12 +11,12 @@ from sideapp.claims.models import Claim, Suggestion
 from sideapp.claims.wording import verdict_words
 from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolMark, PatrolRow
 from sideapp.templatetags.side import claim_reason
+from verifier_core.verification import Verdict
 
-# Rows a patroller should look at: the verifier doubts the new citation, cannot read it,
-# the claim asks for a source, or it has not judged it yet (it appears at once, and
-# leaves this view if the citation turns out to support the claim).
-FLAGGED = (Q(claim__flagged=True) | Q(claim__needs_look=True) | Q(claim__needs_citation=True)
-           | Q(claim__verdict="") | Q(claim__verdict="source_unavailable"))
+# Rows a patroller should look at: every verdict but "supported" (the new citation may not
+# say it, or could not be read), claims asking for a source, and rows not judged yet (they
+# appear at once, and leave this view if the citation turns out to support the claim).
+FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def row_words(row: PatrolRow) -> dict:
         "comment": edit.comment, "status": row.status, "status_words": row.get_status_display(),
         "source": {"url": citation.url, "title": citation.title} if citation else None,
         "verdict": claim.verdict or None, "verdict_words": verdict_words(claim), "reason": claim_reason(claim),
-        "flagged": bool(claim.flagged or claim.needs_look or claim.needs_citation),
+        "flagged": bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED),
         "diff_url": diff_url(row), "suggestion": {"url": best.url, "title": best.title} if best else None,
     }
 

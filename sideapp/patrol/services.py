@@ -16,13 +16,15 @@ from sideapp.scans.wikis import client_for
 
 
 def wiki_patrol_set(*, wiki: Wiki, on: bool, user=None) -> Wiki:
-    """Switch patrolling of `wiki`. Switched on, it follows changes made from now on (a
-    cursor of an earlier patrol that was switched off starts again from now too)."""
+    """Switch patrolling of `wiki`. Switched on, it follows changes made from now on (the
+    cursor of an earlier patrol that was switched off starts again from now); switched on
+    again while on, its cursor stays where it is, so nothing is missed."""
     with transaction.atomic():
+        was_on = Wiki.objects.select_for_update().get(pk=wiki.pk).patrol
         Wiki.objects.filter(pk=wiki.pk).update(patrol=on)
         wiki.patrol = on
         if on:
-            cursor_start(wiki=wiki, restart=True)
+            cursor_start(wiki=wiki, restart=not was_on)
         audit_record(user=user, action=AuditEntry.Action.WIKI_PATROL,
                      detail=f"patrolling of {wiki} switched {'on' if on else 'off'}")
     return wiki
@@ -92,7 +94,7 @@ def _mark_undone(edit: PatrolEdit, revision: Revision) -> int:
     """Rows of earlier edits of this article whose claim this revision no longer holds:
     reverted when the edit is a revert, removed otherwise."""
     earlier = PatrolRow.objects.filter(article=revision.article_id, status=PatrolRow.Status.ADDED,
-                                       edit__timestamp__lt=edit.timestamp)
+                                       edit__rcid__lt=edit.rcid)
     gone = earlier.exclude(claim__revision_claims__revision=revision)
     reverted = bool(REVERT_TAGS & set(edit.tags))
     status = PatrolRow.Status.REVERTED if reverted else PatrolRow.Status.REMOVED

@@ -156,12 +156,22 @@ def after_scan(item: ScanItem) -> None:
 def after_fetch(source: Source) -> None:
     if source.status == Source.Status.OK:
         enqueue(CORPUS)  # on the model worker, which holds the index open
-    claims_dispatch(claim_ids=Claim.objects.filter(
-        claim_citations__citation__source=source, verify_state=Claim.State.PENDING,
-    ).values_list("pk", flat=True))
+    claims_dispatch(claim_ids=_waiting_on(source))
     for job in ScanJob.objects.filter(items__article__citations__source=source,
                                       status__in=ScanJob.OPEN).distinct():
         scan_job_refresh(job=job)
+
+
+def _waiting_on(source: Source) -> list[int]:
+    """Pending claims citing `source` that a scan asked to check: a patrol scan stores a
+    whole revision but asks only for the claims its edit added; the rest stay unchecked
+    (at no cost) until a scan of the article asks for them."""
+    pending = Claim.objects.filter(claim_citations__citation__source=source, verify_state=Claim.State.PENDING)
+    patrolled = [pk for params in ScanJob.objects.filter(kind=ScanJob.Kind.PATROL, status__in=ScanJob.OPEN)
+                 .values_list("params", flat=True) for pk in params.get("claims", [])]
+    asked = pending.filter(Q(pk__in=patrolled) | Q(revision_claims__revision__scanitem__job__kind__in=[
+        kind for kind in ScanJob.Kind if kind != ScanJob.Kind.PATROL]))
+    return list(set(asked.values_list("pk", flat=True)))
 
 
 def after_claim(claim: Claim) -> None:

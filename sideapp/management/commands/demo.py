@@ -23,6 +23,7 @@ from harness.mediawiki import MediaWikiServer
 from harness.mw_support import die_with_parent
 from harness.webserver import SourceServer
 from sideapp.gadget.install import gadget_pages
+from sideapp.patrol.services import wiki_patrol_set
 from sideapp.scans.wikis import wiki_for
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
@@ -66,8 +67,10 @@ class Command(BaseCommand):
         api_url = wiki.start()
         # The demo's wiki is one row across runs and ports: known by its siteinfo, the row
         # of an earlier run takes this run's address (and its claims are not listed twice).
-        wiki_for(api_url=api_url)
+        row = wiki_for(api_url=api_url)
         load_demo_pages(wiki, sources_url)
+        # The demo patrols its wiki: edits from now on (not the pages just loaded) are checked.
+        wiki_patrol_set(wiki=row, on=True)
         # Side editor on the wiki's article pages: a site gadget on for everyone, logged in or not.
         wiki.edit_interface(gadget_pages(f"http://127.0.0.1:{opts['port']}", way="site"),
                             summary="Side demo: install the Side editor gadget")
@@ -88,6 +91,8 @@ class Command(BaseCommand):
             "reads the results at /annotate/results/.\n"
             f"On the demo wiki ({wiki.index_url}) every article shows Side editor's markers; create a\n"
             f"wiki account there (Special:CreateAccount) to fix a citation from a card as your own edit.\n"
+            "The demo wiki is patrolled: add a citation to an article there and it appears, checked,\n"
+            f"on http://127.0.0.1:{opts['port']}/patrol/ within a minute.\n"
             "Press Ctrl-C to stop."))
 
     def _child_env(self, api_url: str) -> dict[str, str]:
