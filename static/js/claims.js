@@ -1,7 +1,8 @@
 // A list by keyboard (the claims list, the patrol feed): j/k move, o (or Enter on a row)
 // opens, / searches. Choice filters apply at once; text boxes apply on Enter (one request,
 // no double send). The filter form names its rows' container in data-rows; a list that
-// refreshes itself (the patrol feed) keeps the row the keys were on.
+// refreshes itself (the patrol feed) keeps the row the keys were on (after htmx settles,
+// which would put back the class attribute the new row came with).
 (function () {
   const form = document.getElementById("claim-filters") || document.getElementById("patrol-filters");
   const container = form.dataset.rows || "#claim-rows";
@@ -21,7 +22,7 @@
     const type = event.target.type;
     if (type !== "search" && type !== "text") form.requestSubmit();
   });
-  document.body.addEventListener("htmx:afterSwap", () => {
+  document.body.addEventListener("htmx:afterSettle", () => {
     const kept = atId ? rows().findIndex((row) => row.id === atId) : -1;
     at = kept;
     if (kept >= 0) rows()[kept].classList.add("current");
