@@ -81,11 +81,11 @@ def verdicts(saved: dict[int, float], timeout: float) -> dict[int, float]:
 
 
 def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
+    django_with(env)
     from sideapp.models import Claim, PatrolEdit
     from sideapp.patrol.services import wiki_patrol_set
     from sideapp.scans.wikis import wiki_for
 
-    django_with(env)
     wiki_patrol_set(wiki=wiki_for(api_url=wiki.api_url), on=True)
     running = workers(env)
     try:
@@ -96,11 +96,15 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
         for worker in running:
             worker.terminate()
             worker.wait(timeout=30)
+    from django.db import connections
+
     lags = sorted(done[r] - saved[r] for r in done)
     span = max(done.values()) - min(saved.values()) if done else float("nan")
-    return {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
-            "verified": Claim.objects.exclude(verified_at=None).count(),
-            "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True))}
+    result = {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
+              "verified": Claim.objects.exclude(verified_at=None).count(),
+              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True))}
+    connections.close_all()  # the baseline drops and re-creates the database
+    return result
 
 
 def baseline_run(env: dict, wiki, args) -> dict:
