@@ -40,7 +40,8 @@ class Command(BaseCommand):
         parser.add_argument("--sources-port", type=int, default=8090)
         parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
         parser.add_argument("--check", action="store_true",
-                            help="start, wait for the first scan to finish, report and stop")
+                            help="start, wait for the first scan to finish, edit a demo article as a "
+                                 "new wiki user and wait for it on /patrol/, report and stop")
 
     def handle(self, *args, **opts):
         self.children: list[subprocess.Popen] = []
@@ -53,7 +54,8 @@ class Command(BaseCommand):
         try:
             self._start(wiki, sources, opts)
             if opts["check"]:
-                return self._check()
+                self._check()
+                return self._check_patrol(wiki)
             self._wait()
         finally:
             self._stop_children()
@@ -63,7 +65,7 @@ class Command(BaseCommand):
     def _start(self, wiki: MediaWikiServer, sources: SourceServer, opts) -> None:
         call_command("migrate", verbosity=0)
         call_command("create_demo_users", stdout=self.stdout)
-        sources_url = sources.start()
+        sources_url = self.sources_url = sources.start()
         api_url = wiki.start()
         # The demo's wiki is one row across runs and ports: known by its siteinfo, the row
         # of an earlier run takes this run's address (and its claims are not listed twice).
@@ -139,6 +141,26 @@ class Command(BaseCommand):
                 return
             time.sleep(2)
         raise SystemExit("the first demo scan did not finish within 10 minutes")
+
+    def _check_patrol(self, wiki: MediaWikiServer) -> None:
+        """A new wiki user adds a cited sentence to a demo article; its row must appear on
+        the patrol feed, with a verdict, within two minutes."""
+        from sideapp.models import PatrolRow
+
+        wiki.create_account("Demo patroller", "demo-patroller-password")
+        site = wiki.site("Demo patroller", "demo-patroller-password")
+        text = ("\n\nThe river rises on Brannock Moor.<ref>{{cite web |url=" + self.sources_url
+                + "/pages/acp-river-arle.html |title=The River Arle and its catchment}}</ref>")
+        saved = time.monotonic()
+        revid = site.post("edit", token=site.get_token("csrf"), title="River Arle", appendtext=text)["edit"]["newrevid"]
+        while time.monotonic() < saved + 120:
+            row = PatrolRow.objects.filter(edit__revid=revid).exclude(claim__verdict="").select_related("claim").first()
+            if row is not None:
+                self.stdout.write(f"patrol: revision {revid} on /patrol/ as {row.claim.verdict} "
+                                  f"{time.monotonic() - saved:.0f} s after the edit")
+                return
+            time.sleep(2)
+        raise SystemExit(f"patrol: revision {revid} had no verdict on /patrol/ within two minutes")
 
     def _wait(self) -> None:
         try:
