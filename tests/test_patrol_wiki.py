@@ -109,6 +109,8 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         cls.lake_rev = cls.user_edit(bob, cls.title("Lake"), lake)
         cls.new_rev = cls.user_edit(bob, cls.title("Spring"), cited(
             "The river flows for about 64 kilometres to the sea at Kellhaven.", acp, CATCHMENT) + "\n", createonly=1)
+        server._admin_post("move", **{"from": cls.title("Spring"), "to": cls.title("Spring moved"),
+                                      "reason": "Side test: a page move"})
         cls.removing_rev = cls.user_edit(bob, cls.title("Lake"), lake.replace(cited(
             "Lake fact number 7 was recorded by the survey of 1807.", f"{cls.base}/nowhere/lake-fact-7.html",
             "Lake fact 7"), "Lake fact number 7 was recorded by the survey of 1807."))
@@ -214,6 +216,11 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         edit = PatrolEdit.objects.get(revid=self.new_rev)
         self.assertEqual((edit.kind, edit.parent_revid), ("new", 0))
         self.assertEqual(edit.rows.get().claim.verdict, "supported")
+
+    def test_a_page_move_ends_in_words(self):
+        move = PatrolEdit.objects.get(kind="log", title=self.title("Spring"))
+        self.assertEqual(move.status, PatrolEdit.Status.MOVED)
+        self.assertIn(f"moved the page to {self.title('Spring moved')}", move.reason)
 
     def test_an_edit_that_only_removes_a_citation_says_so(self):
         edit = PatrolEdit.objects.get(revid=self.removing_rev)
