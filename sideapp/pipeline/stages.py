@@ -163,14 +163,15 @@ def after_fetch(source: Source) -> None:
 
 
 def _waiting_on(source: Source) -> list[int]:
-    """Pending claims citing `source` that a scan asked to check: a patrol scan stores a
-    whole revision but asks only for the claims its edit added; the rest stay unchecked
-    (at no cost) until a scan of the article asks for them."""
+    """Pending claims citing `source` that a scan asked to check, or that were judged
+    before (their source's text changed): a patrol scan stores a whole revision but asks
+    only for the claims its edit added; the rest stay unchecked (at no cost) until a scan
+    of the article asks for them."""
     pending = Claim.objects.filter(claim_citations__citation__source=source, verify_state=Claim.State.PENDING)
     patrolled = [pk for params in ScanJob.objects.filter(kind=ScanJob.Kind.PATROL, status__in=ScanJob.OPEN)
                  .values_list("params", flat=True) for pk in params.get("claims", [])]
-    asked = pending.filter(Q(pk__in=patrolled) | Q(revision_claims__revision__scanitem__job__kind__in=[
-        kind for kind in ScanJob.Kind if kind != ScanJob.Kind.PATROL]))
+    asked = pending.filter(Q(pk__in=patrolled) | Q(verified_at__isnull=False) | Q(
+        revision_claims__revision__scanitem__job__kind__in=[k for k in ScanJob.Kind if k != ScanJob.Kind.PATROL]))
     return list(set(asked.values_list("pk", flat=True)))
 
 
