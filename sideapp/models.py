@@ -5,14 +5,17 @@ sources: Source, SourceDocument
 claims:  Citation, Claim, ClaimCitation, RevisionClaim, Suggestion
 corpus:  CorpusImport, CorpusPassage, CorpusReplica
 edits:   AuditEntry
+patrol:  PatrolCursor, PatrolEdit, PatrolRow, PatrolMark, FeedToken
 """
 from sideapp.claims.models import Citation, Claim, ClaimCitation, RevisionClaim, Suggestion
 from sideapp.corpus.models import CorpusImport, CorpusPassage, CorpusReplica
 from sideapp.edits.models import AuditEntry
+from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolEdit, PatrolMark, PatrolRow
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
 from sideapp.sources.models import Source, SourceDocument
 
 __all__ = [
-    "Article", "AuditEntry", "Citation", "Claim", "ClaimCitation", "CorpusImport", "CorpusPassage", "CorpusReplica", "Revision", "RevisionClaim",
+    "Article", "AuditEntry", "Citation", "Claim", "ClaimCitation", "CorpusImport", "CorpusPassage", "CorpusReplica", "FeedToken",
+    "PatrolCursor", "PatrolEdit", "PatrolMark", "PatrolRow", "Revision", "RevisionClaim",
     "ScanItem", "ScanJob", "Source", "SourceDocument", "Suggestion", "Wiki",
 ]

@@ -186,6 +186,18 @@ SIDE_FETCH_RETRIES = env_int("SIDE_FETCH_RETRIES", 2)  # for transient failures 
 # work with no trace at all on the queues is put back once it has waited this long.
 SIDE_RECOVERY_INTERVAL = env_int("SIDE_RECOVERY_INTERVAL", 300)
 SIDE_RECOVERY_GRACE = env_int("SIDE_RECOVERY_GRACE", 60)
+# Patrol (sideapp/patrol, docs/patrol.md): whether a newly known wiki is patrolled (admins
+# switch each wiki on /wikis/), how often (seconds) each patrolled wiki's recent changes are
+# read, which namespaces, whether bots' edits are checked too, how far back each read
+# starts again to catch changes committed late (seconds), the most changes one read takes,
+# and how long (days) wikis keep recent changes ($wgRCMaxAge): a cursor older is a gap.
+SIDE_PATROL_DEFAULT = env_bool("SIDE_PATROL_DEFAULT", False)
+SIDE_PATROL_INTERVAL = env_int("SIDE_PATROL_INTERVAL", 20)
+SIDE_PATROL_NAMESPACES = env_str("SIDE_PATROL_NAMESPACES", "0")
+SIDE_PATROL_BOTS = env_bool("SIDE_PATROL_BOTS", False)
+SIDE_PATROL_OVERLAP = env_int("SIDE_PATROL_OVERLAP", 60)
+SIDE_PATROL_BATCH = env_int("SIDE_PATROL_BATCH", 2000)
+SIDE_PATROL_RC_MAX_AGE_DAYS = env_float("SIDE_PATROL_RC_MAX_AGE_DAYS", 90.0)
 
 # --- models and indexes -------------------------------------------------------------
 def _path(name: str, default: Path) -> Path:

@@ -32,6 +32,7 @@ urlpatterns = [
     path("annotate/", include("sideapp.annotation.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
+    path("", include("sideapp.patrol.urls")),
     path("", include("sideapp.api.urls")),
     path("", include("sideapp.gadget.urls")),
 ]

@@ -11,7 +11,7 @@ from django.test import SimpleTestCase
 
 from sideapp.annotation import services as annotation
 from sideapp.corpus.models import CorpusImport
-from sideapp.models import Article, Claim, ScanJob, Suggestion
+from sideapp.models import Article, Claim, PatrolEdit, PatrolRow, ScanJob, Suggestion
 from tests import annotation_support
 from tests.browser_support import BrowserTestCase
 from tests.test_roles_every_page import app_routes
@@ -23,6 +23,7 @@ WIDTH = 390
 PAGES = {
     "home": ("editor", "/"),
     "claim_list": ("editor", "/claims/"),
+    "patrol": ("editor", "/patrol/?show=all"),
     "claim_detail": ("editor", "/claims/{claim}/"),
     "suggestion_apply": ("editor", "/claims/{claim}/suggestions/{suggestion}/apply/?mode=replace"),
     "claim_tag": ("editor", "/claims/{claim}/tag/"),
@@ -45,7 +46,7 @@ EXTRA = [("anonymous", "login", "/login/"), ("editor", "not-found", "/claims/999
 # Routes that answer no page: POST-only actions, downloads and htmx fragments.
 NOT_PAGES = {"scan_cancel", "scan_rerun", "claim_dismiss", "claim_verified", "claim_review_undo", "corpus_update",
              "annotation:undo", "annotation:item_gold", "annotation:export_csv", "annotation:export_jsonl",
-             "annotation:full_text"}
+             "annotation:full_text", "patrol_mark", "wiki_patrol"}
 
 # Labels whose text runs over more than one line box, with their input.
 SPLIT_LABELS = """() => Array.from(document.querySelectorAll('label')).filter(label =>
@@ -85,10 +86,22 @@ class PhoneWidthBrowserTests(BrowserTestCase):
         first = annotation.assignment_next(annotator=self.users["annotator"])
         annotation.vote_cast(annotator=self.users["annotator"], item_id=first.item_id,
                              answer=annotation.ScreenAnswer("a", "enough", "partial"))
+        self.patrol_row(claim)
         record = CorpusImport.objects.create(name="sources-with-a-long-file-name.jsonl", upload="imports/x.jsonl",
                                              status=CorpusImport.Status.DONE, total=3, done=3)
         return {"claim": claim.pk, "suggestion": suggestion.pk, "article": Article.objects.get(title=title).pk,
                 "scan": job.pk, "corpus_import": record.pk}
+
+    @staticmethod
+    def patrol_row(claim: Claim) -> None:
+        """A citation added by an edit, as the patrol feed shows it."""
+        from django.utils import timezone
+
+        edit = PatrolEdit.objects.create(
+            wiki=claim.article.wiki, rcid=1, kind="edit", revid=claim.last_revision.rev_id, parent_revid=1,
+            title=claim.article.title, user="A wiki user with a rather long user name", timestamp=timezone.now(),
+            comment="Added a source for the stone of the bridge, from the county's survey of listed buildings")
+        PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(), article=claim.article)
 
     def open_as(self, role: str):
         context = self.browser.new_context(viewport={"width": WIDTH, "height": 844})

@@ -14,7 +14,8 @@ ALLOWED = {
     "home": {ADMIN, EDITOR, ANNOTATOR, "nobody"},
     "scan_list": {ADMIN}, "scan_detail": {ADMIN}, "scan_cancel": {ADMIN}, "scan_rerun": {ADMIN},
     "corpus": {ADMIN}, "corpus_import": {ADMIN}, "corpus_update": {ADMIN}, "people": {ADMIN},
-    "wiki_list": {ADMIN},
+    "wiki_list": {ADMIN}, "wiki_patrol": {ADMIN},
+    "patrol": {ADMIN, EDITOR}, "patrol_mark": {ADMIN, EDITOR},
     "claim_list": {ADMIN, EDITOR}, "claim_detail": {ADMIN, EDITOR}, "claim_dismiss": {ADMIN, EDITOR},
     "claim_verified": {ADMIN, EDITOR}, "claim_review_undo": {ADMIN, EDITOR},
     "suggestion_apply": {ADMIN, EDITOR}, "claim_tag": {ADMIN, EDITOR}, "article_report": {ADMIN, EDITOR},
@@ -28,8 +29,9 @@ ALLOWED = {
 OUTSIDE = {"login", "logout"}
 # Public by design, for scripts on wiki pages: read-only JSON (sideapp.api) or the gadget's
 # code and install lines (sideapp.gadget); no session, no role. A scan request is rate-limited.
-PUBLIC = {"api_findings", "api_edit_check", "api_proposal", "api_scan", "api_scan_status",
-          "gadget_install", "gadget_script", "gadget_style"}
+# The patrol's Atom feed needs no session either: a per-user token in its address.
+PUBLIC = {"api_findings", "api_edit_check", "api_proposal", "api_scan", "api_scan_status", "api_patrol",
+          "gadget_install", "gadget_script", "gadget_style", "patrol_feed"}
 
 
 def app_routes(skip: frozenset[str] = frozenset(OUTSIDE | PUBLIC)) -> dict[str, URLPattern]:

@@ -23,6 +23,8 @@ class AuditEntry(models.Model):
         DISMISS_SUGGESTION = "dismiss_suggestion", "dismissed a suggestion"
         INDEX_UPDATE = "index_update", "asked for a corpus index update"
         WIKI_ADD = "wiki_add", "added a wiki"
+        WIKI_PATROL = "wiki_patrol", "switched a wiki's patrolling"
+        PATROLLED = "patrolled", "marked a new citation patrolled"
 
     # Rows outlive users, claims and articles: the log is the record of what happened.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

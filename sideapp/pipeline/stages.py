@@ -8,7 +8,8 @@ entry plus its service.
 
     stage    queue    row           service                         hands on to
     expand   scan     ScanJob       scans.scan_expand               scan
-    scan     scan     ScanItem      scans.scan_item_run             fetch, verify
+    scan     scan     ScanItem      scans.scan_item_run             fetch, verify (a patrolled edit:
+                                                                   patrol.edit_scanned picks its claims)
     fetch    fetch    Source        sources.source_fetch            corpus, verify
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
@@ -40,6 +41,7 @@ from sideapp.claims.models import Claim
 from sideapp.corpus import imports
 from sideapp.corpus.models import CorpusImport
 from sideapp.corpus.services import corpus_sync
+from sideapp.patrol import services as patrol
 from sideapp.pipeline import progress
 from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute
 from sideapp.pipeline.names import Queue, StageName
@@ -132,7 +134,7 @@ def _claim_failed(claim: Claim, exc: Exception, what: str, **state) -> None:
 
 def scan_requested(job: ScanJob) -> None:
     """A new scan: one job per title, or one job that lists the articles first."""
-    if job.kind == ScanJob.Kind.TITLES:
+    if job.kind in ScanJob.LISTED:
         enqueue_many(SCAN, job.items.values_list("pk", flat=True))
     else:
         enqueue(EXPAND, job.pk)
@@ -144,7 +146,9 @@ def after_expand(job: ScanJob) -> None:
 
 
 def after_scan(item: ScanItem) -> None:
-    if item.revision_id and item.status != ScanItem.Status.FAILED:
+    if item.job.kind == ScanJob.Kind.PATROL:
+        edit_dispatch(claim_ids=patrol.edit_scanned(item=item))
+    elif item.revision_id and item.status != ScanItem.Status.FAILED:
         revision_dispatch(revision=item.revision)
     scan_job_refresh(job=item.job)
 
@@ -152,12 +156,23 @@ def after_scan(item: ScanItem) -> None:
 def after_fetch(source: Source) -> None:
     if source.status == Source.Status.OK:
         enqueue(CORPUS)  # on the model worker, which holds the index open
-    claims_dispatch(claim_ids=Claim.objects.filter(
-        claim_citations__citation__source=source, verify_state=Claim.State.PENDING,
-    ).values_list("pk", flat=True))
+    claims_dispatch(claim_ids=_waiting_on(source))
     for job in ScanJob.objects.filter(items__article__citations__source=source,
                                       status__in=ScanJob.OPEN).distinct():
         scan_job_refresh(job=job)
+
+
+def _waiting_on(source: Source) -> list[int]:
+    """Pending claims citing `source` that a scan asked to check, or that were judged
+    before (their source's text changed): a patrol scan stores a whole revision but asks
+    only for the claims its edit added; the rest stay unchecked (at no cost) until a scan
+    of the article asks for them."""
+    pending = Claim.objects.filter(claim_citations__citation__source=source, verify_state=Claim.State.PENDING)
+    patrolled = [pk for params in ScanJob.objects.filter(kind=ScanJob.Kind.PATROL, status__in=ScanJob.OPEN)
+                 .values_list("params", flat=True) for pk in params.get("claims", [])]
+    asked = pending.filter(Q(pk__in=patrolled) | Q(verified_at__isnull=False) | Q(
+        revision_claims__revision__scanitem__job__kind__in=[k for k in ScanJob.Kind if k != ScanJob.Kind.PATROL]))
+    return list(set(asked.values_list("pk", flat=True)))
 
 
 def after_claim(claim: Claim) -> None:
@@ -182,6 +197,14 @@ def revision_dispatch(*, revision: Revision) -> None:
         citations__article_id=revision.article_id).values_list("pk", flat=True))
     claims_dispatch(claim_ids=revision.revision_claims.filter(
         claim__verify_state=Claim.State.PENDING).values_list("claim_id", flat=True))
+
+
+def edit_dispatch(*, claim_ids: list[int]) -> None:
+    """A patrolled edit: only the claims it added are fetched and verified; the rest of
+    the article keeps what it had, at no cost."""
+    sources_dispatch(source_ids=Source.objects.filter(
+        citations__claim_citations__claim__in=claim_ids).values_list("pk", flat=True))
+    claims_dispatch(claim_ids=claim_ids)
 
 
 def sources_dispatch(*, source_ids: Iterable[int]) -> int:
@@ -242,7 +265,7 @@ EXPAND = Stage(
     load=lambda pk: ScanJob.objects.filter(pk=pk).select_related("wiki").first(),
     run=lambda job: len(scans.scan_expand(job=job)), then=after_expand,
     unfinished=lambda: ScanJob.objects.filter(
-        ~Q(kind=ScanJob.Kind.TITLES), items=None, status__in=ScanJob.OPEN),
+        ~Q(kind__in=ScanJob.LISTED), items=None, status__in=ScanJob.OPEN),
     since="created_at")
 SCAN = Stage(
     StageName.SCAN, Queue.SCAN, scan_job, load=_take_item,

@@ -14,6 +14,11 @@ _FAILURES = ((StageName.VERIFY, ("claim could not be verified", "claims could no
              (StageName.SUGGEST, ("suggestion search failed", "suggestion searches failed")))
 
 
+def patrol_default() -> bool:
+    """Whether a newly known wiki is patrolled (SIDE_PATROL_DEFAULT)."""
+    return settings.SIDE_PATROL_DEFAULT
+
+
 def counted(n: int, one: str, several: str) -> str:
     return f"{n} {one if n == 1 else several}"
 
@@ -30,6 +35,8 @@ class Wiki(models.Model):
     server = models.CharField(max_length=300, blank=True)  # siteinfo's server
     script_path = models.CharField(max_length=200, blank=True)  # siteinfo's scriptpath
     identified_at = models.DateTimeField(null=True, blank=True)  # last siteinfo read
+    # Its recent changes are followed and each edit's new citations checked (sideapp.patrol).
+    patrol = models.BooleanField(default=patrol_default)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -87,6 +94,7 @@ class ScanJob(models.Model):
         TITLES = "titles"
         CATEGORY = "category"
         RECENT = "recent"
+        PATROL = "patrol"  # one edit of a patrolled wiki: the revision in params["rev_id"]
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -97,6 +105,7 @@ class ScanJob(models.Model):
         CANCELLED = "cancelled"
 
     OPEN = (Status.QUEUED, Status.RUNNING)
+    LISTED = (Kind.TITLES, Kind.PATROL)  # kinds that know their articles when recorded
     _WORDS = {Status.PARTIAL: "Partly done"}  # the rest read well as their labels
     RERUNNABLE = (Status.DONE, Status.PARTIAL, Status.FAILED, Status.CANCELLED)
 
@@ -117,6 +126,12 @@ class ScanJob(models.Model):
 
     def __str__(self) -> str:
         return f"scan {self.pk} ({self.kind})"
+
+    @property
+    def checked_claims(self) -> list[int] | None:
+        """The claims a patrol scan checks (those its edit added); None: every claim of
+        the scanned revisions."""
+        return self.params.get("claims") if self.kind == self.Kind.PATROL else None
 
     @property
     def is_open(self) -> bool:

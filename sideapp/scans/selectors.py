@@ -11,7 +11,8 @@ from sideapp.sources.models import Source
 
 
 def scan_list(*, limit: int = 50) -> QuerySet[ScanJob]:
-    return ScanJob.objects.select_related("wiki", "created_by")[:limit]
+    # Patrol scans (one per edit) are listed on /patrol/, not among the admins' scans.
+    return ScanJob.objects.exclude(kind=ScanJob.Kind.PATROL).select_related("wiki", "created_by")[:limit]
 
 
 def scan_detail(pk: int) -> ScanJob:
@@ -23,10 +24,14 @@ def scan_items(job: ScanJob) -> QuerySet[ScanItem]:
 
 
 def job_claims(job: ScanJob) -> QuerySet[Claim]:
+    if job.checked_claims is not None:  # a patrol scan: what its edit added, nothing else
+        return Claim.objects.filter(pk__in=job.checked_claims)
     return Claim.objects.filter(revision_claims__revision__scanitem__job=job).distinct()
 
 
 def job_sources(job: ScanJob) -> QuerySet[Source]:
+    if job.checked_claims is not None:
+        return Source.objects.filter(citations__claim_citations__claim__in=job.checked_claims).distinct()
     return Source.objects.filter(citations__article__scanitem__job=job).distinct()
 
 
@@ -81,7 +86,7 @@ def wiki_rows() -> list[dict]:
     wikis = Wiki.objects.annotate(
         article_count=Count("articles", distinct=True),
         claim_count=Count("articles__claims", filter=Q(articles__claims__current=True), distinct=True),
-    ).order_by("name", "api_url")
+    ).select_related("patrol_cursor").order_by("name", "api_url")
     return [{"wiki": w, "configured": wiki_is_configured(w), "saving_off": saving_off_reason(w)}
             for w in wikis]
 

@@ -27,19 +27,21 @@ class ScanRefused(Exception):
     """A page the scanner will not process; the message says why."""
 
 
-def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None,
-                 category: str = "", limit: int = 50, user=None, enqueue: bool = True) -> ScanJob:
+def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None, category: str = "",
+                 limit: int = 50, user=None, enqueue: bool = True, rev_id: int | None = None) -> ScanJob:
     """Record a scan job and report it (sideapp.events.scan_requested: the pipeline
-    queues its work once the transaction commits); `enqueue=False` only records it."""
+    queues its work once the transaction commits); `enqueue=False` only records it.
+    A patrol scan (kind PATROL) reads revision `rev_id` of its one title."""
     clean = list(dict.fromkeys(t.strip() for t in titles or [] if t.strip()))
-    if kind == ScanJob.Kind.TITLES and not clean:
+    if kind in (ScanJob.Kind.TITLES, ScanJob.Kind.PATROL) and not clean:
         raise ValueError("a scan of titles needs at least one title")
     if kind == ScanJob.Kind.CATEGORY and not category.strip():
         raise ValueError("a category scan needs a category name")
     with transaction.atomic():
         job = ScanJob.objects.create(
             wiki=wiki, kind=kind, created_by=user,
-            params={"titles": clean, "category": category.strip(), "limit": limit},
+            params={"titles": clean, "category": category.strip(), "limit": limit,
+                    **({"rev_id": rev_id, "claims": []} if rev_id else {})},
         )
         ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in clean])
         if enqueue:
@@ -134,7 +136,9 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
     ScanJob.objects.filter(pk=item.job_id, started_at=None, status=ScanJob.Status.QUEUED).update(
         started_at=timezone.now(), status=ScanJob.Status.RUNNING)
     try:
-        page = (client or client_for(item.job.wiki)).page(item.title)
+        client = client or client_for(item.job.wiki)
+        rev_id = item.job.params.get("rev_id")  # a patrolled edit: that revision, not the latest
+        page = client.page_at(rev_id) if rev_id else client.page(item.title)
         _check_size(page)
         article, revision, written = article_store(wiki=item.job.wiki, page=page)
         item.finish(written=written, notes=_notes(page, written), article=article, revision=revision)

@@ -264,6 +264,22 @@ class WikiClient:
             raise PageMissing(f"page {title!r} does not exist on the wiki")
         return _page_data(title, page, redirects)
 
+    def page_at(self, rev_id: int) -> PageData:
+        """Revision `rev_id` of its page, whichever is latest now (a patrolled edit);
+        PageMissing when the wiki no longer shows it (a deleted page or revision)."""
+        result = self._api("query", revids=rev_id, prop="revisions|info", inprop="protection",
+                           rvprop="ids|timestamp|content", rvslots="main", formatversion=2)
+        pages = result.get("query", {}).get("pages", [])
+        if not pages or pages[0].get("missing") or not pages[0].get("revisions"):
+            raise PageMissing(f"revision {rev_id} is no longer on the wiki: its page or the revision "
+                              "was deleted")
+        return _page_data(pages[0]["title"], pages[0], [])
+
+    def query(self, **params) -> dict:
+        """One action=query request, for background reads that build their own parameters
+        (the patrol's recent changes)."""
+        return self._api("query", **params)
+
     def page_title(self, page_id: int) -> tuple[str, int]:
         """(title, namespace) of the page with id `page_id`; PageMissing when there is none."""
         result = self._api("query", pageids=page_id, formatversion=2)

@@ -23,6 +23,7 @@ from harness.mediawiki import MediaWikiServer
 from harness.mw_support import die_with_parent
 from harness.webserver import SourceServer
 from sideapp.gadget.install import gadget_pages
+from sideapp.patrol.services import wiki_patrol_set
 from sideapp.scans.wikis import wiki_for
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
@@ -42,7 +43,8 @@ class Command(BaseCommand):
                                  "a new one rewrites every citation on the demo wiki")
         parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
         parser.add_argument("--check", action="store_true",
-                            help="start, wait for the first scan to finish, report and stop")
+                            help="start, wait for the first scan to finish, edit a demo article as a "
+                                 "new wiki user and wait for it on /patrol/, report and stop")
 
     def handle(self, *args, **opts):
         self.children: list[subprocess.Popen] = []
@@ -56,7 +58,8 @@ class Command(BaseCommand):
         try:
             self._start(wiki, sources, opts)
             if opts["check"]:
-                return self._check()
+                self._check()
+                return self._check_patrol(wiki)
             self._wait()
         finally:
             self._stop_children()
@@ -66,12 +69,14 @@ class Command(BaseCommand):
     def _start(self, wiki: MediaWikiServer, sources: SourceServer, opts) -> None:
         call_command("migrate", verbosity=0)
         call_command("create_demo_users", stdout=self.stdout)
-        sources_url = sources.start()
+        sources_url = self.sources_url = sources.start()
         api_url = wiki.start()
         # The demo's wiki is one row across runs and ports: known by its siteinfo, the row
         # of an earlier run takes this run's address (and its claims are not listed twice).
-        wiki_for(api_url=api_url)
+        row = wiki_for(api_url=api_url)
         load_demo_pages(wiki, sources_url)
+        # The demo patrols its wiki: edits from now on (not the pages just loaded) are checked.
+        wiki_patrol_set(wiki=row, on=True)
         # Side editor on the wiki's article pages: a site gadget on for everyone, logged in or not.
         wiki.edit_interface(gadget_pages(f"http://127.0.0.1:{opts['port']}", way="site"),
                             summary="Side demo: install the Side editor gadget")
@@ -92,6 +97,8 @@ class Command(BaseCommand):
             "reads the results at /annotate/results/.\n"
             f"On the demo wiki ({wiki.index_url}) every article shows Side editor's markers; create a\n"
             f"wiki account there (Special:CreateAccount) to fix a citation from a card as your own edit.\n"
+            "The demo wiki is patrolled: add a citation to an article there and it appears, checked,\n"
+            f"on http://127.0.0.1:{opts['port']}/patrol/ within a minute.\n"
             "Press Ctrl-C to stop."))
 
     def _child_env(self, api_url: str) -> dict[str, str]:
@@ -138,6 +145,26 @@ class Command(BaseCommand):
                 return
             time.sleep(2)
         raise SystemExit("the first demo scan did not finish within 10 minutes")
+
+    def _check_patrol(self, wiki: MediaWikiServer) -> None:
+        """A new wiki user adds a cited sentence to a demo article; its row must appear on
+        the patrol feed, with a verdict, within two minutes."""
+        from sideapp.models import PatrolRow
+
+        wiki.create_account("Demo patroller", "demo-patroller-password")
+        site = wiki.site("Demo patroller", "demo-patroller-password")
+        text = ("\n\nThe river rises on Brannock Moor.<ref>{{cite web |url=" + self.sources_url
+                + "/pages/acp-river-arle.html |title=The River Arle and its catchment}}</ref>")
+        saved = time.monotonic()
+        revid = site.post("edit", token=site.get_token("csrf"), title="River Arle", appendtext=text)["edit"]["newrevid"]
+        while time.monotonic() < saved + 120:
+            row = PatrolRow.objects.filter(edit__revid=revid).exclude(claim__verdict="").select_related("claim").first()
+            if row is not None:
+                self.stdout.write(f"patrol: revision {revid} on /patrol/ as {row.claim.verdict} "
+                                  f"{time.monotonic() - saved:.0f} s after the edit")
+                return
+            time.sleep(2)
+        raise SystemExit(f"patrol: revision {revid} had no verdict on /patrol/ within two minutes")
 
     def _wait(self) -> None:
         try:

@@ -1,0 +1,174 @@
+"""Patrol benchmark: a burst of edits, each adding one citation, followed live.
+
+    .venv/bin/python bench/bench_patrol.py [--edits 300] [--articles 30] [--claims 20]
+
+A fresh local MediaWiki holds `--articles` articles of `--claims` cited claims each (loaded
+before patrolling starts); patrolling is switched on; then a wiki user makes `--edits` edits
+as fast as the wiki takes them, each appending one cited sentence to an article (round
+robin; every third cites a page that does not say it). One worker of each kind runs, as in
+the demo (`rqworker scan fetch default` and the model worker on `verify`), and queues the
+patrol's reads every 5 s. Measured: lag from each edit (its save returned) to its claim's
+verdict, p50 / p95; edits per minute sustained (edits / time from the first edit to the
+last verdict); claims verified per added citation. Beside it, in the same run, the
+baseline: a fresh database where every edited article is scanned whole (what checking each
+edit costs without patrol's comparison with the revision before it).
+Uses its own database (sideeditor_bench_patrol), dropped and re-created each run.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DB_NAME = "sideeditor_bench_patrol"
+SOURCES_HOST = "127.0.0.2"
+MODEL_WORKER = "sideapp.pipeline.worker.SideModelWorker"
+
+from bench.bench_pipeline import make_sources  # noqa: E402 - after the path is set
+from bench.benchdb import django_with, fresh_database, manage, own_redis, redis_forget  # noqa: E402
+from bench.machine import load_line  # noqa: E402
+
+
+def cite(base: str, pages: list[tuple[str, str]], n: int, wrong: bool = False) -> str:
+    cited = (n + 17) % len(pages) if wrong else n
+    return (f"{pages[n][1]}<ref>{{{{cite web|url={base}/pages/{pages[cited][0]}"
+            f"|title=Bench page {cited}}}}}</ref>")
+
+
+def articles(base: str, pages, count: int, claims: int) -> dict[str, str]:
+    """Articles whose claims cite the first count * claims pages."""
+    return {f"Patrol bench {a}": "\n\n".join(cite(base, pages, a * claims + c) for c in range(claims)) + "\n"
+            for a in range(count)}
+
+
+def workers(env: dict) -> list[subprocess.Popen]:
+    command = [sys.executable, str(ROOT / "manage.py"), "rqworker"]
+    return [subprocess.Popen(command + queues, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for queues in (["scan", "fetch", "default"], ["verify", "--worker-class", MODEL_WORKER])]
+
+
+def burst(wiki, base: str, pages, args) -> dict[int, float]:
+    """The edits: {revision: when its save returned}."""
+    wiki.create_account("Bench Editor", "bench-password")
+    site = wiki.site("Bench Editor", "bench-password")
+    token = site.get_token("csrf")
+    saved = {}
+    first = args.articles * args.claims
+    for n in range(args.edits):
+        text = "\n\n" + cite(base, pages, first + n, wrong=n % 3 == 0)
+        result = site.post("edit", token=token, title=f"Patrol bench {n % args.articles}", appendtext=text)
+        saved[int(result["edit"]["newrevid"])] = time.time()
+    return saved
+
+
+def verdicts(saved: dict[int, float], timeout: float) -> dict[int, float]:
+    """{revision: when its claim got its verdict}, waiting until every edit has one."""
+    from sideapp.models import PatrolRow
+
+    deadline = time.time() + timeout
+    done: dict[int, float] = {}
+    while len(done) < len(saved) and time.time() < deadline:
+        time.sleep(2)
+        rows = PatrolRow.objects.filter(edit__revid__in=saved).exclude(claim__verified_at=None)
+        done = {revid: at.timestamp() for revid, at in rows.values_list("edit__revid", "claim__verified_at")}
+    return done
+
+
+def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
+    django_with(env)
+    from sideapp.models import Claim, PatrolEdit
+    from sideapp.patrol.services import wiki_patrol_set
+    from sideapp.scans.wikis import wiki_for
+
+    wiki_patrol_set(wiki=wiki_for(api_url=wiki.api_url), on=True)
+    running = workers(env)
+    try:
+        time.sleep(8)  # the model worker loads its model once
+        saved = burst(wiki, base, pages, args)
+        done = verdicts(saved, timeout=args.timeout)
+    finally:
+        for worker in running:
+            worker.terminate()
+            worker.wait(timeout=30)
+    from django.db import connections
+
+    lags = sorted(done[r] - saved[r] for r in done)
+    span = max(done.values()) - min(saved.values()) if done else float("nan")
+    result = {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
+              "verified": Claim.objects.exclude(verified_at=None).count(),
+              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True))}
+    connections.close_all()  # the baseline drops and re-creates the database
+    return result
+
+
+def baseline_run(env: dict, wiki, args) -> dict:
+    """Every edited article scanned whole in a fresh database, by the same two workers."""
+    env = {**env, **fresh_database(DB_NAME)}
+    titles = [f"Patrol bench {a}" for a in range(min(args.articles, args.edits))]
+    started = time.perf_counter()
+    manage(env, "scan_article", *titles, "--wiki", wiki.api_url, stdout=subprocess.DEVNULL)
+    for queues in (["scan", "fetch", "default"], ["verify", "--worker-class", MODEL_WORKER]):
+        manage(env, "rqworker", *queues, "--burst", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - started
+    script = "from sideapp.models import Claim;print(Claim.objects.exclude(verified_at=None).count())"
+    verified = int(manage(env, "shell", "-c", script, capture_output=True, text=True).stdout.split()[-1])
+    return {"seconds": seconds, "verified": verified}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--edits", type=int, default=300)
+    parser.add_argument("--articles", type=int, default=30)
+    parser.add_argument("--claims", type=int, default=20)
+    parser.add_argument("--timeout", type=float, default=1800)
+    args = parser.parse_args()
+    from harness.mediawiki import MediaWikiServer
+    from harness.webserver import SourceServer
+
+    print(load_line("before"))
+    with tempfile.TemporaryDirectory(prefix="side-bench-patrol-") as tmp:
+        tmp = Path(tmp)
+        pages = make_sources(tmp / "sources", args.articles * args.claims + args.edits)
+        with SourceServer(tmp / "sources", host=SOURCES_HOST) as server, MediaWikiServer(tmp / "wiki") as wiki:
+            wiki.load_pages(articles(server.base_url, pages, args.articles, args.claims))
+            redis = own_redis()
+            redis_forget(redis)
+            env = fresh_database(DB_NAME, REDIS_URL=redis, SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
+                                 SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"),
+                                 SIDE_WIKI_API_URL=wiki.api_url, SIDE_PATROL_INTERVAL="5")
+            result = patrol_run(env, wiki, server.base_url, pages, args)
+            redis_forget(redis)
+            env["SIDE_INDEX_DIR"] = str(tmp / "index-baseline")
+            baseline = baseline_run(env, wiki, args)
+            redis_forget(redis)
+    print(load_line("after"))
+    report(args, result, baseline)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100)[int(q * 100) - 1] if len(values) > 1 else (values or [float("nan")])[0]
+
+
+def report(args, result: dict, baseline: dict) -> None:
+    lags, n = result["lags"], args.edits
+    print(f"command: .venv/bin/python bench/bench_patrol.py --edits {n} --articles {args.articles} "
+          f"--claims {args.claims}")
+    print(f"{n} edits in {result['edit_seconds']:.0f} s, each adding one citation to one of {args.articles} "
+          f"articles of {args.claims}+ cited claims; {result['done']} of {n} had a verdict by the end\n")
+    print("| | patrol (one worker of each kind) | baseline: each edited article scanned whole |")
+    print("|---|---|---|")
+    print(f"| lag edit -> verdict, p50 / p95 | {_quantile(lags, .5):.0f} s / {_quantile(lags, .95):.0f} s | - |")
+    print(f"| edits per minute, sustained | {60 * result['done'] / result['span']:.0f} | - |")
+    print(f"| claims verified | {result['verified']} | {baseline['verified']} |")
+    print(f"| claims verified per added citation | {result['verified'] / n:.2f} | {baseline['verified'] / n:.2f} |")
+    print(f"| wall time | {result['span']:.0f} s (first edit to last verdict) | {baseline['seconds']:.0f} s |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Patrol's reads: the feed's rows with their filters, the same rows as data (Atom feed
+and public API), and each wiki's patrol state for the admins' wikis page."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+
+from sideapp.claims.models import Claim, Suggestion
+from sideapp.claims.wording import verdict_words
+from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolMark, PatrolRow
+from sideapp.templatetags.side import claim_reason
+from verifier_core.verification import Verdict
+
+# Rows a patroller should look at: every verdict but "supported" (the new citation may not
+# say it, or could not be read), claims asking for a source, and rows not judged yet (they
+# appear at once, and leave this view if the citation turns out to support the claim).
+FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
+
+
+@dataclass(frozen=True)
+class PatrolFilters:
+    show: str = "flagged"  # flagged, all, patrolled (those this user marked)
+    verdict: str = ""
+    wiki: int | None = None
+    author: str = ""
+    since: datetime | None = None
+    bots: bool = False  # bots' edits too (when the watcher checks them: SIDE_PATROL_BOTS)
+
+
+def patrol_rows(*, user=None, filters: PatrolFilters = PatrolFilters(), limit: int = 100) -> list[PatrolRow]:
+    """Newest first; a user's default view leaves out the rows that user marked patrolled."""
+    rows = PatrolRow.objects.filter(status=PatrolRow.Status.ADDED) if filters.show != "all" else PatrolRow.objects.all()
+    if user is not None:
+        marked = Exists(PatrolMark.objects.filter(row=OuterRef("pk"), user=user))
+        rows = rows.annotate(marked=marked)
+        rows = rows.filter(marked=True) if filters.show == "patrolled" else rows.filter(marked=False)
+    if filters.show == "flagged":
+        rows = rows.filter(FLAGGED)
+    found = list(_narrowed(rows, filters).select_related(
+        "edit__wiki", "article", "citation", "claim").prefetch_related(_best_suggestion())[:limit])
+    for row in found:
+        row.diff_url = diff_url(row)
+    return found
+
+
+def _narrowed(rows: QuerySet[PatrolRow], filters: PatrolFilters) -> QuerySet[PatrolRow]:
+    if filters.verdict:
+        rows = rows.filter(claim__verdict="" if filters.verdict == "pending" else filters.verdict)
+    if filters.wiki:
+        rows = rows.filter(edit__wiki_id=filters.wiki)
+    if filters.author:
+        rows = rows.filter(edit__user__iexact=filters.author.strip())
+    if filters.since:
+        rows = rows.filter(edit__timestamp__gte=filters.since)
+    if not filters.bots:
+        rows = rows.filter(edit__bot=False)
+    return rows
+
+
+def _best_suggestion() -> Prefetch:
+    return Prefetch("claim__suggestions", to_attr="better",
+                    queryset=Suggestion.objects.filter(beats_current=True).order_by("rank"))
+
+
+def row_words(row: PatrolRow) -> dict:
+    """A row as plain data, in words (the Atom feed and the public API)."""
+    claim: Claim = row.claim
+    edit, citation = row.edit, row.citation
+    better = getattr(claim, "better", None)
+    best = better[0] if better else None
+    return {
+        "id": row.pk, "wiki_id": edit.wiki.wikiid, "rcid": edit.rcid, "revid": edit.revid,
+        "parent_revid": edit.parent_revid, "title": row.article.title, "section": claim.section_path,
+        "claim": claim.text, "user": edit.user, "timestamp": edit.timestamp.isoformat(),
+        "comment": edit.comment, "status": row.status, "status_words": row.get_status_display(),
+        "source": {"url": citation.url, "title": citation.title} if citation else None,
+        "verdict": claim.verdict or None, "verdict_words": verdict_words(claim), "reason": claim_reason(claim),
+        "flagged": bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED),
+        "diff_url": diff_url(row), "suggestion": {"url": best.url, "title": best.title} if best else None,
+    }
+
+
+def diff_url(row: PatrolRow) -> str:
+    return row.edit.wiki.page_url(row.article.title, diff=row.edit.revid, oldid=row.edit.parent_revid or row.edit.revid)
+
+
+def feed_user(token: str):
+    """The user a feed token belongs to; None for an unknown token."""
+    found = FeedToken.objects.filter(token=token, user__is_active=True).select_related("user").first() if token else None
+    return found.user if found else None
+
+
+def patrol_states() -> dict[int, PatrolCursor]:
+    """{wiki pk: its cursor}, for the admins' wikis page."""
+    return {c.wiki_id: c for c in PatrolCursor.objects.all()}
