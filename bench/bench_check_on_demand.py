@@ -37,10 +37,13 @@ DB_NAME = "sideeditor_bench_check"
 TITLE, WARM = "Bench article", "Warm-up article"
 
 
-def start(env: dict, port: int) -> list[subprocess.Popen]:
+def start(env: dict, port: int, logs: Path | None = None) -> list[subprocess.Popen]:
+    """gunicorn and the two workers; with `logs`, each one's output goes to a file there
+    (RQ logs every job's start and end: the timeline of a check)."""
     def spawn(*args: str) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, *args], env=env, cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        out = open(logs / f"{args[1] if args[0] == 'manage.py' else 'gunicorn'}-{args[2]}.log", "w") \
+            if logs else subprocess.DEVNULL
+        return subprocess.Popen([sys.executable, *args], env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
     return [spawn("-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}", "--log-level", "warning"),
             spawn("manage.py", "rqworker", "scan", "fetch", "default", "--with-scheduler"),
@@ -76,10 +79,21 @@ def check(base: str, title: str, timeout: float = 600) -> dict:
             "findings": len(findings.json()["claims"]) if findings.ok else 0}
 
 
+def sync_baseline(env: dict, tmp: Path, api_url: str) -> float:
+    """Seconds of the same article through `scan_article --sync` in one process."""
+    env.update(fresh_database(DB_NAME), SIDE_INDEX_DIR=str(tmp / "index-sync"))
+    began = time.perf_counter()
+    manage(env, "scan_article", TITLE, "--wiki", api_url, "--sync", stdout=subprocess.DEVNULL,
+           stderr=subprocess.DEVNULL)
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--citations", type=int, default=50)
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for a check to end")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the --sync baseline (profiling runs)")
+    parser.add_argument("--logs", type=Path, help="folder for the workers' logs (the jobs' timeline)")
     args = parser.parse_args()
     print(load_line("before the run"))
     from harness.demo import demo_templates
@@ -99,7 +113,7 @@ def main() -> None:
                                  SIDE_WIKI_API_URL=wiki.api_url)
             manage(env, "shell", "-c", f"from sideapp.scans.wikis import wiki_for; wiki_for(api_url={wiki.api_url!r})")
             port = free_port()
-            children = start(env, port)
+            children = start(env, port, args.logs)
             try:
                 time.sleep(5)
                 base = f"http://127.0.0.1:{port}"
@@ -110,10 +124,7 @@ def main() -> None:
                     child.terminate()
                 for child in children:
                     child.wait(timeout=30)
-            env.update(fresh_database(DB_NAME), SIDE_INDEX_DIR=str(tmp / "index-sync"))
-            began = time.perf_counter()
-            manage(env, "scan_article", TITLE, "--wiki", wiki.api_url, "--sync", stdout=subprocess.DEVNULL)
-            baseline = time.perf_counter() - began
+            baseline = float("nan") if args.no_baseline else sync_baseline(env, tmp, wiki.api_url)
     print(f"command: .venv/bin/python bench/bench_check_on_demand.py --citations {args.citations}")
     print(f"article: {args.citations} citations, {result['claims']} claims, {result['findings']} findings; "
           f"check {result['status']}; warm-up check of a 3-citation article took "
