@@ -25,12 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.baseline import baseline_tree, run_in  # noqa: E402
+from bench.baseline import ISSUE_22_BASE as SPEED22_BASE, baseline_tree, run_in  # noqa: E402
 from bench.bench_pipeline import make_sources  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
-# main before issue 22's speed-up (speed22 branched from it).
-SPEED22_BASE = "afac69fb50d7d96f6dbf78ee10057b4f7bad96cc"
 TOLERANCE = 1e-5
 
 RERANK = """

@@ -11,9 +11,11 @@ entry plus its service.
     scan     scan     ScanItem      scans.scan_item_run             fetch, verify
     fetch    fetch    Source        sources.source_fetch            corpus, verify
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
+                                                                   (queued at the front: verdicts first)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
     corpus   verify   -             corpus.corpus_sync              - (passages into PostgreSQL, then
-                                                                   this worker's replica synced)
+                                                                   this worker's replica synced; one
+                                                                   waiting job serves every request)
     import   default  CorpusImport  corpus.import_run               -
 
 What each stage hands on to is below the table too (the hand-ons). State lives in
@@ -257,7 +259,7 @@ FETCH = Stage(
 VERIFY = Stage(
     StageName.VERIFY, Queue.VERIFY, verify_job, load=_claim,
     run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_claim,
-    on_error=_verify_failed, since="queued_at", progress=progress.verify_counts,
+    on_error=_verify_failed, since="queued_at", progress=progress.verify_counts, front=True,
     unfinished=lambda: Claim.objects.filter(verify_state=Claim.State.QUEUED))
 SUGGEST = Stage(
     StageName.SUGGEST, Queue.VERIFY, suggest_job, load=_claim,
@@ -268,7 +270,7 @@ SUGGEST = Stage(
 # not in the corpus yet into passages and embeddings in PostgreSQL (the corpus's source of
 # truth), then brings its own local replica up to date from there. Workers on other
 # machines bring theirs up to date before each suggestion search (claims.suggestions).
-CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync())
+CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync(), coalesce=True)
 IMPORT = Stage(
     StageName.IMPORT, Queue.DEFAULT, import_job,
     load=lambda pk: CorpusImport.objects.filter(pk=pk).first(),
