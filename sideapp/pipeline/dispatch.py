@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -89,9 +90,10 @@ def enqueue(stage: Stage, *args) -> None:
         if stage.coalesce and _waiting(queue, stage):
             return
         retry = stage.retry() if stage.retry else None
-        job = queue.enqueue(stage.job, *args, retry=retry, at_front=stage.front)
+        job_id = str(uuid.uuid4())  # known here even where django-rq defers the enqueue to a commit
+        queue.enqueue(stage.job, *args, retry=retry, at_front=stage.front, job_id=job_id)
         if stage.coalesce:
-            queue.connection.set(_waiting_key(stage), job.id, ex=86400)
+            queue.connection.set(_waiting_key(stage), job_id, ex=86400)
 
     transaction.on_commit(_enqueue)
 

@@ -13,9 +13,11 @@ entry plus its service.
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
                                                                    (queued at the front: verdicts first)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
-    corpus   verify   -             corpus.corpus_sync              - (passages into PostgreSQL, then
-                                                                   this worker's replica synced; one
-                                                                   waiting job serves every request)
+    corpus   verify   -             corpus.corpus_sync              corpus, while documents wait (passages
+                                                                   into PostgreSQL, CORPUS_STEP documents
+                                                                   a job, then this worker's replica
+                                                                   synced; one waiting job serves every
+                                                                   request)
     import   default  CorpusImport  corpus.import_run               -
 
 What each stage hands on to is below the table too (the hand-ons). State lives in
@@ -41,6 +43,7 @@ from sideapp.claims import suggestions, verification
 from sideapp.claims.models import Claim
 from sideapp.corpus import imports
 from sideapp.corpus.models import CorpusImport
+from sideapp.corpus.selectors import corpus_waiting
 from sideapp.corpus.services import corpus_sync
 from sideapp.pipeline import progress
 from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute
@@ -52,6 +55,7 @@ from sideapp.sources import services as sources
 from sideapp.sources.models import Source
 
 log = logging.getLogger(__name__)
+CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
 
 
 # --- job functions: what RQ runs ---------------------------------------------------
@@ -174,6 +178,13 @@ def after_claim(claim: Claim) -> None:
         suggestions_dispatch(claim_ids=[claim.pk])
 
 
+def after_corpus(_) -> None:
+    """Documents left for a next step: another corpus job, behind the verdicts queued
+    meanwhile (a claim's verdict never waits for a whole scan's pages to be encoded)."""
+    if corpus_waiting():
+        enqueue(CORPUS)
+
+
 def revision_dispatch(*, revision: Revision) -> None:
     """Queue the fetches and verifications a scanned revision needs.
 
@@ -270,7 +281,8 @@ SUGGEST = Stage(
 # not in the corpus yet into passages and embeddings in PostgreSQL (the corpus's source of
 # truth), then brings its own local replica up to date from there. Workers on other
 # machines bring theirs up to date before each suggestion search (claims.suggestions).
-CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync(), coalesce=True)
+CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync(most=CORPUS_STEP),
+               then=after_corpus, coalesce=True)
 IMPORT = Stage(
     StageName.IMPORT, Queue.DEFAULT, import_job,
     load=lambda pk: CorpusImport.objects.filter(pk=pk).first(),
