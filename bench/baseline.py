@@ -20,9 +20,15 @@ ROOT = Path(__file__).resolve().parents[1]
 ISSUE_24_BASE = "6ce195969aac70388b17e2c3f422cf21ed5d0ea5"
 
 
-def baseline_tree(commit: str = ISSUE_24_BASE) -> tempfile.TemporaryDirectory:
-    """A temporary folder holding `verifier_core` and `bench` as they were at `commit`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "verifier_core", "bench"],
+# main before issue 22's speed-up of the on-demand check (rerank, queue order, corpus jobs).
+ISSUE_22_BASE = "afac69fb50d7d96f6dbf78ee10057b4f7bad96cc"
+
+
+def baseline_tree(commit: str = ISSUE_24_BASE, paths: tuple[str, ...] = ("verifier_core", "bench")
+                  ) -> tempfile.TemporaryDirectory:
+    """A temporary folder holding `paths` (default `verifier_core` and `bench`; none: the
+    whole tree) as they were at `commit`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, *paths],
                              check=True, capture_output=True).stdout
     folder = tempfile.TemporaryDirectory(prefix="side-baseline-")
     with tarfile.open(fileobj=BytesIO(archive)) as tar:

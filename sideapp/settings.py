@@ -218,6 +218,11 @@ SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
 SIDE_ENCODER = env_str("SIDE_ENCODER", "minilm")
 SIDE_ENCODER_CACHE = _path("SIDE_ENCODER_CACHE", SIDE_DATA_DIR / "encoders")  # distilled models
 os.environ.setdefault("SIDE_ENCODER_CACHE", str(SIDE_ENCODER_CACHE))  # read by verifier_core
+# Threads of torch's OpenMP pool sleep when idle instead of spinning: on cores that other
+# processes share (a fetch worker, a second model worker, the web), spinning threads fight
+# them and a cross-encoder run took 1.8x as long (bench/bench_rerank.py, issue 22); same
+# arithmetic, so the same scores. Read when torch loads, which is after settings.
+os.environ.setdefault("OMP_WAIT_POLICY", env_str("OMP_WAIT_POLICY", "PASSIVE"))
 SIDE_SYNC_BATCH = env_int("SIDE_SYNC_BATCH", 5000)  # passages per published replica version
 SIDE_SUGGEST_CANDIDATES = env_int("SIDE_SUGGEST_CANDIDATES", 20)  # retrieved, then reranked
 # A suggested page is offered as an edit only when it answered within this many days; an

@@ -66,6 +66,20 @@ class ScoreSourceTests(CheckpointTestCase):
         self.assertEqual(ranked[0][0], 1)
         self.assertEqual(ranked[-1][0], 0)
 
+    def test_the_rerank_judges_each_candidate_as_score_source_does_one_by_one(self):
+        # The rerank reads all candidates' passages in one cross-encoder run (and a passage
+        # two candidates share once); each candidate must come out as if scored alone.
+        candidates = [SOURCE_UNRELATED, SOURCE_TOWER, "", SOURCE_OPENING_ONLY, SOURCE_TOWER, SOURCE_HEIGHT_ONLY]
+        alone = Verifier.load(shared_checkpoint())  # a cold cache: every pair scored on its own
+        expected = [alone.score_source(CLAIM, text) for text in candidates]
+        together = dict(self.verifier.rerank(CLAIM, candidates))
+        for n, want in enumerate(expected):
+            got = together[n]
+            self.assertEqual((got.verdict, got.reason, got.evidence), (want.verdict, want.reason, want.evidence))
+            self.assertAlmostEqual(got.score, want.score, places=5)
+            self.assertEqual([(p.start, p.end) for p in got.passage_scores],
+                             [(p.start, p.end) for p in want.passage_scores])
+
 
 class EvidenceTests(CheckpointTestCase):
     def test_evidence_offsets_index_the_source_verbatim(self):

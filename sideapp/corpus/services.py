@@ -60,33 +60,35 @@ def _engine_at(index_dir: str, encoder_kind: str) -> RetrievalEngine:
         return RetrievalEngine.create(index_dir, encoder=encoder)
 
 
-def corpus_sync(*, progress: Callable[[int], None] | None = None) -> int:
+def corpus_sync(*, progress: Callable[[int], None] | None = None, most: int | None = None) -> int:
     """Turn every stored document not in the corpus yet into passages with embeddings in
     PostgreSQL (any worker may do it: each document is taken by one), then bring this
     worker's local index up to date from there. Returns how many documents it added.
 
-    `progress` is called with the running count of documents after each batch."""
+    `progress` is called with the running count of documents after each batch; with `most`,
+    at most that many documents are encoded (the rest waits for the next call)."""
     with _sync_lock:
-        added = passages_store(encoder=corpus_engine().encoder, progress=progress)
+        added = passages_store(encoder=corpus_engine().encoder, progress=progress, most=most)
         replica_sync()
     return added
 
 
-def passages_store(*, encoder, progress: Callable[[int], None] | None = None) -> int:
+def passages_store(*, encoder, progress: Callable[[int], None] | None = None, most: int | None = None) -> int:
     added = 0
-    while stored := _store_batch(encoder):
+    while (most is None or added < most) and (
+            stored := _store_batch(encoder, BATCH if most is None else min(BATCH, most - added))):
         added += stored
         if progress:
             progress(added)
     return added
 
 
-def _store_batch(encoder) -> int:
+def _store_batch(encoder, size: int = BATCH) -> int:
     """One batch of documents into passages, in one transaction; 0 when none is left."""
     with transaction.atomic():
         docs = list(SourceDocument.objects.select_for_update(skip_locked=True, of=("self",))
                     .filter(indexed_at=None, source__status=Source.Status.OK)
-                    .select_related("source").order_by("pk")[:BATCH])
+                    .select_related("source").order_by("pk")[:size])
         if not docs:
             return 0
         config = IndexConfig()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -35,6 +36,12 @@ class Stage:
     on_error: Callable[[Any, Exception], None] | None = None  # None: RQ sees the error
     retry: Callable[[], Any] | None = None  # RQ Retry for the job, if any
     progress: Callable[[Any], dict] | None = None  # its share of a scan job
+    # Jobs go to the front of their queue: on the model queue a claim's verdict does not
+    # wait behind suggestion searches and corpus work queued before it.
+    front: bool = False
+    # A job without a row whose work is "everything not done yet": while one waits on the
+    # queue, asking again adds nothing (it will do the new work too).
+    coalesce: bool = False
 
 
 def execute(stage: Stage, *args) -> str:
@@ -79,10 +86,35 @@ def enqueue(stage: Stage, *args) -> None:
     def _enqueue() -> None:
         import django_rq
 
+        queue = django_rq.get_queue(stage.queue)
+        if stage.coalesce and _waiting(queue, stage):
+            return
         retry = stage.retry() if stage.retry else None
-        django_rq.get_queue(stage.queue).enqueue(stage.job, *args, retry=retry)
+        job_id = str(uuid.uuid4())  # known here even where django-rq defers the enqueue to a commit
+        queue.enqueue(stage.job, *args, retry=retry, at_front=stage.front, job_id=job_id)
+        if stage.coalesce:
+            queue.connection.set(_waiting_key(stage), job_id, ex=86400)
 
     transaction.on_commit(_enqueue)
+
+
+def _waiting_key(stage: Stage) -> str:
+    return f"side:waiting:{stage.name}"
+
+
+def _waiting(queue, stage: Stage) -> bool:
+    """Whether the last job queued for `stage` still waits to start (the key only points at
+    a job: a job that started, ended or vanished never holds back the next one)."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job, JobStatus
+
+    job_id = queue.connection.get(_waiting_key(stage))
+    if not job_id:
+        return False
+    try:
+        return Job.fetch(job_id.decode(), connection=queue.connection).get_status() == JobStatus.QUEUED
+    except NoSuchJobError:
+        return False
 
 
 def enqueue_many(stage: Stage, pks: Iterable[int]) -> int:

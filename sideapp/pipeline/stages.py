@@ -12,9 +12,13 @@ entry plus its service.
                                                                    patrol.edit_scanned picks its claims)
     fetch    fetch    Source        sources.source_fetch            corpus, verify
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
+                                                                   (queued at the front: verdicts first)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
-    corpus   verify   -             corpus.corpus_sync              - (passages into PostgreSQL, then
-                                                                   this worker's replica synced)
+    corpus   verify   -             corpus.corpus_sync              corpus, while documents wait (passages
+                                                                   into PostgreSQL, CORPUS_STEP documents
+                                                                   a job, then this worker's replica
+                                                                   synced; one waiting job serves every
+                                                                   request)
     import   default  CorpusImport  corpus.import_run               -
 
 What each stage hands on to is below the table too (the hand-ons). State lives in
@@ -40,6 +44,7 @@ from sideapp.claims import suggestions, verification
 from sideapp.claims.models import Claim
 from sideapp.corpus import imports
 from sideapp.corpus.models import CorpusImport
+from sideapp.corpus.selectors import corpus_waiting
 from sideapp.corpus.services import corpus_sync
 from sideapp.patrol import services as patrol
 from sideapp.pipeline import progress
@@ -52,6 +57,7 @@ from sideapp.sources import services as sources
 from sideapp.sources.models import Source
 
 log = logging.getLogger(__name__)
+CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
 
 
 # --- job functions: what RQ runs ---------------------------------------------------
@@ -187,6 +193,13 @@ def after_claim(claim: Claim) -> None:
         suggestions_dispatch(claim_ids=[claim.pk])
 
 
+def after_corpus(_) -> None:
+    """Documents left for a next step: another corpus job, behind the verdicts queued
+    meanwhile (a claim's verdict never waits for a whole scan's pages to be encoded)."""
+    if corpus_waiting():
+        enqueue(CORPUS)
+
+
 def revision_dispatch(*, revision: Revision) -> None:
     """Queue the fetches and verifications a scanned revision needs.
 
@@ -280,7 +293,7 @@ FETCH = Stage(
 VERIFY = Stage(
     StageName.VERIFY, Queue.VERIFY, verify_job, load=_claim,
     run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_claim,
-    on_error=_verify_failed, since="queued_at", progress=progress.verify_counts,
+    on_error=_verify_failed, since="queued_at", progress=progress.verify_counts, front=True,
     unfinished=lambda: Claim.objects.filter(verify_state=Claim.State.QUEUED))
 SUGGEST = Stage(
     StageName.SUGGEST, Queue.VERIFY, suggest_job, load=_claim,
@@ -291,7 +304,8 @@ SUGGEST = Stage(
 # not in the corpus yet into passages and embeddings in PostgreSQL (the corpus's source of
 # truth), then brings its own local replica up to date from there. Workers on other
 # machines bring theirs up to date before each suggestion search (claims.suggestions).
-CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync())
+CORPUS = Stage(StageName.CORPUS, Queue.VERIFY, corpus_job, run=lambda _: corpus_sync(most=CORPUS_STEP),
+               then=after_corpus, coalesce=True)
 IMPORT = Stage(
     StageName.IMPORT, Queue.DEFAULT, import_job,
     load=lambda pk: CorpusImport.objects.filter(pk=pk).first(),

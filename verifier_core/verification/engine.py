@@ -6,6 +6,7 @@ training, evaluation and the app, so that all three measure the same thing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -24,13 +25,35 @@ class PreparedSource:
     analysis: SourceAnalysis
 
 
-def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> PreparedSource:
-    """Split, rank passages by BM25 against the claim, keep the `top_k` best."""
+@dataclass(frozen=True)
+class _Page:
+    """What a source text gives whatever the claim (read-only: shared by every claim)."""
+    units: list[Unit]
+    passages: list[SourcePassage]
+    docs: list[list[str]]  # each passage's terms
+    bm: PassageBm25
+    terms: set[str]
+    numbers: set[str]
+    lower: str
+    quantities: list
+
+
+@lru_cache(maxsize=512)
+def _page(text: str, max_words: int) -> _Page:
+    # A suggestion search reranks the same candidate pages for every flagged claim of a
+    # scan: each page is split and counted once, not once per claim.
     units = sentence_units(text)
     found = passages(text, max_words=max_words, units=units)
     docs = [terms(p.text) for p in found]
+    return _Page(units, found, docs, PassageBm25(docs), set().union(*map(set, docs)) if docs else set(),
+                 numbers(text), text.lower(), quantities(text))
+
+
+def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> PreparedSource:
+    """Split, rank passages by BM25 against the claim, keep the `top_k` best."""
+    page = _page(text, max_words)
+    found, docs, bm = page.passages, page.docs, page.bm
     query = terms(claim)
-    bm = PassageBm25(docs)
     scores = bm.scores(query) if docs else []
     # Ties (no shared words) keep document order, so that the opening passage wins.
     order = sorted(range(len(found)), key=lambda i: (-scores[i], i))
@@ -38,15 +61,15 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> Pr
     unseen = bm.unseen_idf()
     ideal = sum(bm.idf.get(t, unseen) * (bm.params.k1 + 1) for t in set(query)) or 1.0
     analysis = SourceAnalysis(
-        page_terms=set().union(*map(set, docs)) if docs else set(),
-        page_numbers=numbers(text),
-        page_lower=text.lower(),
+        page_terms=set(page.terms),
+        page_numbers=set(page.numbers),
+        page_lower=page.lower,
         page_words=sum(len(d) for d in docs),
         bm25_norm=(scores[order[0]] / ideal) if found else 0.0,
         top_terms=[set(docs[i]) for i in selected],
-        quantities=quantities(text),
+        quantities=list(page.quantities),
     )
-    return PreparedSource(found, units, selected, list(scores), analysis)
+    return PreparedSource(list(found), list(page.units), selected, list(scores), analysis)
 
 
 def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max_length: int, batch_size: int = 16):

@@ -149,8 +149,29 @@ class Verifier:
     def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
         """Candidates (retrieved passages or pages) best first, with scores on the same
         scale as score_source, so a suggestion can be compared with the current citation."""
-        scored = [(i, self.score_source(claim, text)) for i, text in enumerate(candidates)]
+        scored = list(enumerate(self.score_sources(claim, candidates)))
         return sorted(scored, key=lambda pair: (-pair[1].score, pair[0]))
+
+    def score_sources(self, claim: ClaimInput, sources: list[str]) -> list[SourceVerdict]:
+        """`score_source` of each text on its own (no URL), in one go: the cross-encoder
+        reads the selected passages of all of them together, each distinct passage once,
+        instead of a small batch per text; no claim-level judgement (nobody reads it)."""
+        problem = claim_problem(claim.text if claim else None)
+        if problem:
+            return [self._unavailable(problem) for _ in sources]
+        texts = [as_text(s) for s in sources]
+        if self.model is None:  # the fallback scores per text already
+            prepared = [self._guarded(self._prepare, claim, t) for t in texts]
+        else:
+            prepared = [self._guarded(self._select, claim, t) for t in texts]
+            ready = [p for p in prepared if isinstance(p, PreparedSource)]
+            try:
+                self._cross_encode(claim, *ready)
+            except Exception:  # noqa: BLE001 - one bad text must not take the others down
+                log.exception("batched cross-encoding failed; scoring each text on its own")
+                prepared = [self._guarded(self._prepare, claim, t) for t in texts]
+        return [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p)
+                for p, t in zip(prepared, texts)]
 
     # --- internals ---------------------------------------------------------------
 
@@ -164,12 +185,9 @@ class Verifier:
             return self._unavailable(f"verification failed: {type(exc).__name__}")
 
     def _prepare(self, claim: ClaimInput, text: str | None) -> PreparedSource | SourceVerdict:
-        problem = source_problem(text)
-        if problem:
-            return self._unavailable(problem)
-        prepared = prepare_source(claim.text, text, self.top_k, self.max_words)
-        if not prepared.selected:
-            return self._unavailable("no passages in the source text")
+        prepared = self._select(claim, text)
+        if isinstance(prepared, SourceVerdict):
+            return prepared
         if self.model is None:
             texts = [prepared.passages[i].text for i in prepared.selected]
             prepared.analysis.pair_probs = fallback.passage_cosines(claim.text, texts, self.cache).tolist()
@@ -177,22 +195,35 @@ class Verifier:
             self._cross_encode(claim, prepared)
         return prepared
 
-    def _cross_encode(self, claim: ClaimInput, prepared: PreparedSource) -> None:
-        """Fill pair probabilities and word support, from the cache where possible."""
-        texts = [prepared.passages[i].text for i in prepared.selected]
-        keys = [cache_key(self.model_version, claim.text, claim.title, t) for t in texts]
-        values = [self.cache.get(k) for k in keys]
-        todo = [i for i, v in enumerate(values) if v is None]
+    def _select(self, claim: ClaimInput, text: str | None) -> PreparedSource | SourceVerdict:
+        """The passages the cross-encoder will read (lexical work only)."""
+        problem = source_problem(text)
+        if problem:
+            return self._unavailable(problem)
+        prepared = prepare_source(claim.text, text, self.top_k, self.max_words)
+        if not prepared.selected:
+            return self._unavailable("no passages in the source text")
+        return prepared
+
+    def _cross_encode(self, claim: ClaimInput, *prepared: PreparedSource) -> None:
+        """Fill pair probabilities and word support of each prepared source, from the cache
+        where possible; the rest in one cross-encoder run, each distinct passage once."""
+        texts = [[p.passages[i].text for i in p.selected] for p in prepared]
+        keys = [[cache_key(self.model_version, claim.text, claim.title, t) for t in ts] for ts in texts]
+        values = {k: self.cache.get(k) for ks in keys for k in ks}
+        todo = {k: t for ks, ts in zip(keys, texts) for k, t in zip(ks, ts) if values[k] is None}
         if todo:
-            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim.text, claim.title, [texts[i] for i in todo], self.max_length)
-            for n, i in enumerate(todo):
-                values[i] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
-                self.cache.put(keys[i], values[i])
+            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim.text, claim.title, list(todo.values()), self.max_length)
+            for n, k in enumerate(todo):
+                values[k] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
+                self.cache.put(k, values[k])
         words = content_words(claim.text)
-        prepared.analysis.pair_probs = [v["pair"] for v in values]
-        prepared.analysis.word_support = [
-            word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in values
-        ]
+        for one, ks in zip(prepared, keys):
+            mine = [values[k] for k in ks]
+            one.analysis.pair_probs = [v["pair"] for v in mine]
+            one.analysis.word_support = [
+                word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in mine
+            ]
 
     def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, sentence: str | None) -> Judgement:
         """Score, verdict, confidence, parts and reason from one or several sources."""
