@@ -1,7 +1,11 @@
 """Template words for Side editor's vocabulary (verdicts in words, never raw values)."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.html import format_html
 
 from verifier_core.verification import Verdict
@@ -49,3 +53,13 @@ def sentence(text: str) -> str:
     if not text:
         return ""
     return text[0].upper() + text[1:] + ("" if text[-1] in ".!?…" else ".")
+
+
+@register.filter
+def ago(moment) -> str:
+    """"just now" under a minute, else "5 minutes ago" (timesince alone says "0 minutes")."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"
