@@ -38,10 +38,12 @@ class _Page:
     quantities: list
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def _page(text: str, max_words: int) -> _Page:
     # A suggestion search reranks the same candidate pages for every flagged claim of a
-    # scan: each page is split and counted once, not once per claim.
+    # scan: each page is split and counted once, not once per claim. A few searches' worth
+    # (20 candidates each) is kept: a page's terms take several times its size in memory,
+    # and the model worker lives long.
     units = sentence_units(text)
     found = passages(text, max_words=max_words, units=units)
     docs = [terms(p.text) for p in found]
