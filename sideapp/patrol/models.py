@@ -7,10 +7,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from sideapp.claims.models import Citation, Claim
 from sideapp.scans.models import Article, ScanJob, Wiki
+from verifier_core.verification import Verdict
 
 
 class PatrolCursor(models.Model):
@@ -115,6 +117,17 @@ class PatrolRow(models.Model):
         constraints = [models.UniqueConstraint(fields=["edit", "claim", "citation"], name="patrolrow_unique",
                                                nulls_distinct=False)]
         ordering = ["-edit__timestamp", "-pk"]
+
+    # Rows a patroller should look at: every verdict but "supported" (the new citation may
+    # not say it, or could not be read), claims asking for a source, and rows not judged yet
+    # (they appear at once, and leave the view if the citation turns out to support the
+    # claim). `FLAGGED` filters rows; `flagged` says it of one row: the same rule.
+    FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
+
+    @property
+    def flagged(self) -> bool:
+        claim = self.claim
+        return bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED)
 
     def __str__(self) -> str:
         return f"row {self.pk} of {self.edit}"

@@ -5,18 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.claims.wording import verdict_words
 from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolMark, PatrolRow
 from sideapp.templatetags.side import claim_reason
-from verifier_core.verification import Verdict
-
-# Rows a patroller should look at: every verdict but "supported" (the new citation may not
-# say it, or could not be read), claims asking for a source, and rows not judged yet (they
-# appear at once, and leave this view if the citation turns out to support the claim).
-FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
 
 
 @dataclass(frozen=True)
@@ -37,7 +31,7 @@ def patrol_rows(*, user=None, filters: PatrolFilters = PatrolFilters(), limit: i
         rows = rows.annotate(marked=marked)
         rows = rows.filter(marked=True) if filters.show == "patrolled" else rows.filter(marked=False)
     if filters.show == "flagged":
-        rows = rows.filter(FLAGGED)
+        rows = rows.filter(PatrolRow.FLAGGED)
     found = list(_narrowed(rows, filters).select_related(
         "edit__wiki", "article", "citation", "claim").prefetch_related(_best_suggestion())[:limit])
     for row in found:
@@ -77,7 +71,7 @@ def row_words(row: PatrolRow) -> dict:
         "comment": edit.comment, "status": row.status, "status_words": row.get_status_display(),
         "source": {"url": citation.url, "title": citation.title} if citation else None,
         "verdict": claim.verdict or None, "verdict_words": verdict_words(claim), "reason": claim_reason(claim),
-        "flagged": bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED),
+        "flagged": row.flagged,
         "diff_url": diff_url(row), "suggestion": {"url": best.url, "title": best.title} if best else None,
     }
 
