@@ -53,6 +53,19 @@ def workers(env: dict) -> list[subprocess.Popen]:
             for queues in (["scan", "fetch", "default"], ["verify", "--worker-class", MODEL_WORKER])]
 
 
+def stop(running: list[subprocess.Popen]) -> None:
+    """Warm shutdown (each worker ends its current job, a suggestion search perhaps), then
+    a kill for one that is still busy a minute later: the figures are taken by then."""
+    for worker in running:
+        worker.terminate()
+    for worker in running:
+        try:
+            worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
 def burst(wiki, base: str, pages, args) -> dict[int, float]:
     """The edits: {revision: when its save returned}."""
     wiki.create_account("Bench Editor", "bench-password")
@@ -80,6 +93,26 @@ def verdicts(saved: dict[int, float], timeout: float) -> dict[int, float]:
     return done
 
 
+STEPS = ("read by the watcher", "revision scanned", "cited page fetched", "verdict")
+
+
+def lag_steps(saved: dict[int, float]) -> dict[str, list[float]]:
+    """Where each edit's lag went: seconds from its save to the watcher taking it, from
+    there to its revision stored, to its cited page fetched, to its verdict."""
+    from sideapp.models import PatrolRow
+
+    rows = PatrolRow.objects.filter(edit__revid__in=saved).exclude(claim__verified_at=None).values_list(
+        "edit__revid", "edit__created_at", "edit__scan_job__items__revision__scanned_at", "citation__source__fetched_at",
+        "claim__verified_at")
+    steps: dict[str, list[float]] = {step: [] for step in STEPS}
+    for revid, *stamps in rows:
+        times = [saved[revid], *(stamp.timestamp() for stamp in stamps if stamp)]
+        if len(times) == len(STEPS) + 1:
+            for step, start, end in zip(STEPS, times, times[1:]):
+                steps[step].append(max(0.0, end - start))
+    return steps
+
+
 def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     django_with(env)
     from sideapp.models import Claim, PatrolEdit
@@ -93,16 +126,15 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
         saved = burst(wiki, base, pages, args)
         done = verdicts(saved, timeout=args.timeout)
     finally:
-        for worker in running:
-            worker.terminate()
-            worker.wait(timeout=30)
+        stop(running)
     from django.db import connections
 
+    steps = lag_steps(saved)
     lags = sorted(done[r] - saved[r] for r in done)
     span = max(done.values()) - min(saved.values()) if done else float("nan")
     result = {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
               "verified": Claim.objects.exclude(verified_at=None).count(),
-              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True))}
+              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True)), "steps": steps}
     connections.close_all()  # the baseline drops and re-creates the database
     return result
 
@@ -127,6 +159,8 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=30)
     parser.add_argument("--claims", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="patrol only, for a quick look (figures to report keep the baseline beside them)")
     args = parser.parse_args()
     from harness.mediawiki import MediaWikiServer
     from harness.webserver import SourceServer
@@ -145,7 +179,7 @@ def main() -> None:
             result = patrol_run(env, wiki, server.base_url, pages, args)
             redis_forget(redis)
             env["SIDE_INDEX_DIR"] = str(tmp / "index-baseline")
-            baseline = baseline_run(env, wiki, args)
+            baseline = {"seconds": float("nan"), "verified": 0} if args.no_baseline else baseline_run(env, wiki, args)
             redis_forget(redis)
     print(load_line("after"))
     report(args, result, baseline)
@@ -168,6 +202,12 @@ def report(args, result: dict, baseline: dict) -> None:
     print(f"| claims verified | {result['verified']} | {baseline['verified']} |")
     print(f"| claims verified per added citation | {result['verified'] / n:.2f} | {baseline['verified'] / n:.2f} |")
     print(f"| wall time | {result['span']:.0f} s (first edit to last verdict) | {baseline['seconds']:.0f} s |")
+    print("\nWhere the lag went (seconds from the step before, p50 / p95; a page fetched before the "
+          "edit's revision was stored, for an earlier edit citing it too, counts 0 s):\n")
+    print("| step | p50 | p95 |\n|---|---|---|")
+    for step, values in result["steps"].items():
+        values = sorted(values)
+        print(f"| {step} | {_quantile(values, .5):.0f} s | {_quantile(values, .95):.0f} s |")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,22 @@ class RevisionStoreTests(TestCase):
         self.assertIn("2024", Citation.objects.get().raw)
         self.assertEqual(Claim.objects.count(), 1)
 
+    def test_a_new_revision_rewrites_only_the_rows_whose_text_changed(self):
+        claims = [(f"The tower was painted in {1900 + n}.", [n % 2]) for n in range(20)]
+        self.store(1, claims)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        changed = cite(0, "https://example.org/a", raw="{{cite web|url=https://example.org/a|title=Renamed}}")
+        with CaptureQueriesContext(connection) as queries:
+            rev2 = self.store(2, [*claims, ("A new keeper arrived in 1990.", [1])], [changed, self.citations[1]])
+        updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
+        rewritten = [sql for sql in updates if "CASE WHEN" in sql]  # bulk rewrites, one per table
+        self.assertEqual(len(rewritten), 1)
+        self.assertIn('"sideapp_citation"', rewritten[0])  # the citation whose text changed, alone
+        self.assertIn("Renamed", Citation.objects.get(url="https://example.org/a").raw)
+        self.assertEqual(Claim.objects.filter(last_revision=rev2).count(), 21)  # every claim moved on
+
     def test_it_records_a_claim_needing_a_citation_without_citations(self):
         self.store(1, [("Nobody knows who built it.", [])])
         claim = Claim.objects.get()

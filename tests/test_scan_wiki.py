@@ -139,6 +139,13 @@ class ScanInputTests(TestCase):
         self.assertEqual(items[0].title, "Scan input recent")
         self.assertLessEqual(len(items), 5)
 
+    def test_background_reads_share_one_wiki_session_and_an_editors_save_gets_its_own(self):
+        first, again = client_for(self.wiki()), client_for(self.wiki())
+        self.assertIs(first, again)  # one session: siteinfo (and a bot's login) read once a process
+        self.assertEqual(first.page("Kellhaven Lighthouse").title, again.page("Kellhaven Lighthouse").title)
+        self.assertIs(first.site, again.site)
+        self.assertIsNot(client_for(self.wiki(), interactive=True), client_for(self.wiki(), interactive=True))
+
     def test_a_page_edited_during_a_scan_is_stored_as_the_revision_that_was_read(self):
         title = "Scan input changing"
         self.server.edit(title, "First version.<ref>{{cite web|url=https://example.org/1}}</ref>")

@@ -28,6 +28,8 @@ def polls_due(connection) -> int:
     for wiki in Wiki.objects.filter(patrol=True):
         cursor_start(wiki=wiki)  # a wiki patrolled from the start (SIDE_PATROL_DEFAULT) has none yet
         if connection.set(f"side:patrol:due:{wiki.pk}", 1, nx=True, ex=max(1, settings.SIDE_PATROL_INTERVAL - 1)):
-            django_rq.get_queue(Queue.SCAN).enqueue(patrol_poll_job, wiki.pk)
+            # At the front: a read takes a moment and everything patrol does follows from it, so
+            # it never waits behind the scans of the burst it read last time.
+            django_rq.get_queue(Queue.SCAN).enqueue(patrol_poll_job, wiki.pk, at_front=True)
             queued += 1
     return queued

@@ -13,6 +13,14 @@ class Queue(StrEnum):
     DEFAULT = "default"  # admins' imports
 
 
+# The order a worker listening on several queues takes work in, whatever order its command
+# line names them: the queue nearest to a verdict first. A fetch hands a claim to the
+# verifier and a scan only makes more fetches, so fetches go before scans: the claims of
+# the first articles (or edits) are checked while later ones are still being read, instead
+# of every article being read before the first page is fetched.
+PRIORITY = (Queue.VERIFY, Queue.FETCH, Queue.SCAN, Queue.DEFAULT)
+
+
 class StageName(StrEnum):
     EXPAND = "expand"
     SCAN = "scan"

@@ -163,9 +163,19 @@ def after_fetch(source: Source) -> None:
     if source.status == Source.Status.OK:
         enqueue(CORPUS)  # on the model worker, which holds the index open
     claims_dispatch(claim_ids=_waiting_on(source))
-    for job in ScanJob.objects.filter(items__article__citations__source=source,
-                                      status__in=ScanJob.OPEN).distinct():
+    for job in _jobs_citing(source):
         scan_job_refresh(job=job)
+
+
+def _jobs_citing(source: Source) -> list[ScanJob]:
+    """Open scan jobs that wait on `source`: those of an article citing it, except patrol
+    scans whose edit added no claim citing it (a burst of edits to one article leaves many
+    open, and each would otherwise count its progress again after every fetch)."""
+    jobs = list(ScanJob.objects.filter(items__article__citations__source=source, status__in=ScanJob.OPEN).distinct())
+    if any(job.checked_claims is not None for job in jobs):
+        citing = set(Claim.objects.filter(claim_citations__citation__source=source).values_list("pk", flat=True))
+        jobs = [job for job in jobs if job.checked_claims is None or citing.intersection(job.checked_claims)]
+    return jobs
 
 
 def _waiting_on(source: Source) -> list[int]:

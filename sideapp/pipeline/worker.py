@@ -5,9 +5,15 @@ SIDE_RECOVERY_INTERVAL seconds (default 300), so a surviving worker takes over w
 killed one left without waiting for a restart. The same maintenance queues the patrol's
 reads of recent changes every SIDE_PATROL_INTERVAL seconds (sideapp.patrol.jobs).
 
-`SideWorker` forks a work-horse per job (scan and fetch queues). `SideModelWorker`
-runs jobs in its own process so the verifier and the retrieval index are loaded once
-per worker process and stay loaded (and torch never runs across a fork).
+Both run jobs in their own process rather than forking a work-horse per job. For the
+cheap queues (scan, fetch) a fork cost a third of the work it carried (measured with
+bench/bench_patrol.py: a new database connection, a new wiki session with its siteinfo
+read, lazily imported modules and warm caches lost with each horse); a job that fails
+ends as its row's status either way, a job past its timeout is stopped by RQ's alarm, and
+work left by a worker that was killed is put back by recovery. `SideModelWorker` keeps
+the verifier and the retrieval index loaded (and torch never runs across a fork).
+Each job starts and ends like a web request: a database connection that broke or aged
+past DB_CONN_MAX_AGE is replaced, so one restart of PostgreSQL fails no later job.
 
     python manage.py rqworker scan fetch default --worker-class sideapp.pipeline.worker.SideWorker
     python manage.py rqworker verify --worker-class sideapp.pipeline.worker.SideModelWorker
@@ -18,8 +24,10 @@ import logging
 import time
 
 from django.conf import settings
-from django.db import connections
-from rq.worker import SimpleWorker, Worker
+from django.db import close_old_connections, connections
+from rq.worker import SimpleWorker
+
+from sideapp.pipeline.names import PRIORITY
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +38,7 @@ def _recover(connection) -> None:
     # One recovery at a time: two workers starting together must not both requeue.
     with connection.lock("side:recovery", timeout=120, blocking_timeout=130):
         work_requeue()
-    connections.close_all()  # never hand an open DB connection to a forked work-horse
+    connections.close_all()
 
 
 def _patrol(connection) -> None:
@@ -64,6 +72,12 @@ class _Recovering:
         _guarded("queueing patrol reads", _patrol, self.connection)
 
 
+def _priority(queue) -> int:
+    """Where a queue comes in PRIORITY (names.py); queues it does not name keep their order after."""
+    names = [str(q) for q in PRIORITY]
+    return names.index(queue.name) if queue.name in names else len(names)
+
+
 def _guarded(what: str, task, connection) -> None:
     try:
         task(connection)
@@ -71,9 +85,27 @@ def _guarded(what: str, task, connection) -> None:
         log.exception("%s failed", what)
 
 
-class SideWorker(_Recovering, Worker):
-    pass
+class _InProcess(_Recovering, SimpleWorker):
+    """Takes work in PRIORITY's order and runs each job in this process (see above)."""
+
+    def __init__(self, queues, *args, **kwargs):
+        super().__init__(queues, *args, **kwargs)
+        self.queues.sort(key=_priority)
+        self._ordered_queues = self.queues[:]
+
+    def perform_job(self, job, queue):
+        close_old_connections()
+        try:
+            return super().perform_job(job, queue)
+        finally:
+            close_old_connections()
 
 
-class SideModelWorker(_Recovering, SimpleWorker):
-    pass
+class SideWorker(_InProcess):
+    """The cheap queues: scan, fetch, default."""
+
+
+class SideModelWorker(_InProcess):
+    """The verify queue: the model stays loaded between jobs."""
+
+

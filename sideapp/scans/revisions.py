@@ -27,6 +27,10 @@ _CITATION_FIELDS = (
     "url", "archive_url", "title", "work", "publisher", "date", "access_date", "doi",
     "isbn", "quote", "location",
 )
+_CITATION_STORED = ["kind", "ref_name", "raw", "template", "fields", "flags", "source", *_CITATION_FIELDS]
+_CLAIM_STORED = ["text", "context", "section", "section_number", "sentence_rest", "needs_citation", "tags",
+                 "checked", "checkable"]
+_FOREIGN = {"source"}
 
 
 def _digest(*parts: str) -> str:
@@ -84,18 +88,25 @@ def _store_citations(article: Article, extraction: wt.Extraction) -> tuple[list[
     sources = _sources_for({c.url for c in extraction.citations if c.url})
     new_rows: dict[str, Citation] = {}
     changed: list[Citation] = []
+    kept: dict[str, Citation] = {}
     for citation, fp in zip(extraction.citations, fps):
         row = _citation_row(article, citation, fp)
         row.source = sources.get(normalise_url(citation.url)) if citation.url else None
         if fp in existing:
             row.pk = existing[fp].pk  # same citation: refresh its fields to the latest text
-            changed.append(row)
+            kept[fp] = row
+            if _values(row, _CITATION_STORED) != _values(existing[fp], _CITATION_STORED):
+                changed.append(row)
         elif fp not in new_rows:
             new_rows[fp] = row
     Citation.objects.bulk_create(new_rows.values())
-    fields = ["kind", "ref_name", "raw", "template", "fields", "flags", "source", *_CITATION_FIELDS]
-    Citation.objects.bulk_update(changed, fields)
-    return fps, {**{r.fingerprint: r for r in changed}, **new_rows}
+    # Only rows whose text changed: an edit elsewhere in a long article rewrites nothing here.
+    Citation.objects.bulk_update(changed, _CITATION_STORED)
+    return fps, {**kept, **new_rows}
+
+
+def _values(row, fields: list[str]) -> list:
+    return [getattr(row, f"{name}_id" if name in _FOREIGN else name) for name in fields]
 
 
 def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: list[str],
@@ -103,9 +114,10 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
     article = revision.article
     fps = claim_fingerprints(extraction.claims, citation_fps)
     existing = {c.fingerprint: c for c in Claim.objects.filter(article=article, fingerprint__in=fps)}
-    kept, created, restated = [], [], []
+    kept, created, changed, restated = [], [], [], []
     for claim, fp in zip(extraction.claims, fps):
         row = existing.get(fp) or Claim(article=article, fingerprint=fp, first_revision=revision)
+        before = _values(row, _CLAIM_STORED)
         if row.pk and (row.checked, row.checkable) != (claim.checked, claim.checkable):
             restated.append(row.pk)  # same words, another statement to check: verify again
         row.text, row.context, row.section = claim.text, claim.context, claim.section
@@ -113,8 +125,12 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
         row.section_number, row.sentence_rest = claim.section_number, claim.after
         row.checked, row.checkable = claim.checked, claim.checkable
         (kept if row.pk else created).append(row)
-    Claim.objects.bulk_update(kept, ["text", "context", "section", "section_number", "sentence_rest",
-                                    "needs_citation", "tags", "last_revision", "checked", "checkable"])
+        if row.pk and _values(row, _CLAIM_STORED) != before:
+            changed.append(row)
+    # Every kept claim moves to this revision in one statement; only those whose words or
+    # context changed are rewritten (a long article edited in one place rewrites one or two).
+    Claim.objects.filter(pk__in=[row.pk for row in kept]).update(last_revision=revision)
+    Claim.objects.bulk_update(changed, _CLAIM_STORED)
     Claim.objects.filter(pk__in=restated).update(verify_state=Claim.State.PENDING, suggest_state="")
     Claim.objects.bulk_create(created)
     rows = {r.fingerprint: r for r in kept + created}

@@ -8,6 +8,7 @@ same wiki, if there is one, takes it in (sideapp.scans.merging).
 """
 from __future__ import annotations
 
+import threading
 import time
 
 from django.conf import settings
@@ -122,10 +123,30 @@ def client_for(wiki: Wiki, *, interactive: bool = False) -> WikiClient:
 
 
 def _client(api_url: str, *, username: str = "", password: str = "", maxlag: int | None = None) -> WikiClient:
-    return WikiClient(ClientConfig(
+    config = ClientConfig(
         api_url=api_url, username=username, password=password,
         user_agent=settings.SIDE_WIKI_USER_AGENT, timeout=settings.SIDE_WIKI_TIMEOUT,
-        retries=settings.SIDE_WIKI_RETRIES, backoff=settings.SIDE_WIKI_BACKOFF, maxlag=maxlag))
+        retries=settings.SIDE_WIKI_RETRIES, backoff=settings.SIDE_WIKI_BACKOFF, maxlag=maxlag)
+    return WikiClient(config) if maxlag is None else _background_client(config)
+
+
+# Background clients (scans, patrol reads) kept per process for a few minutes: a worker
+# reading one revision per job would otherwise open a session, read siteinfo and log in
+# again for each (two to three requests for one). Kept briefly, so that a login that the
+# wiki expired, or a changed setting, is picked up soon.
+_KEPT_SECONDS = 300.0
+_kept: dict[ClientConfig, tuple[float, WikiClient]] = {}
+_kept_guard = threading.Lock()
+
+
+def _background_client(config: ClientConfig) -> WikiClient:
+    now = time.monotonic()
+    with _kept_guard:
+        for key in [k for k, (at, _) in _kept.items() if now - at > _KEPT_SECONDS]:
+            del _kept[key]
+        if config not in _kept:
+            _kept[config] = (now, WikiClient(config))
+        return _kept[config][1]
 
 
 def _apps():
