@@ -53,6 +53,17 @@ def workers(env: dict) -> list[subprocess.Popen]:
             for queues in (["scan", "fetch", "default"], ["verify", "--worker-class", MODEL_WORKER])]
 
 
+def ready(count: int, timeout: float = 300) -> None:
+    """Wait until `count` workers have registered with Redis (ready to take jobs)."""
+    import django_rq
+    from rq import Worker
+
+    connection = django_rq.get_connection()
+    deadline = time.time() + timeout
+    while Worker.count(connection=connection) < count and time.time() < deadline:
+        time.sleep(0.5)
+
+
 def stop(running: list[subprocess.Popen]) -> None:
     """Warm shutdown (each worker ends its current job, a suggestion search perhaps), then
     a kill for one that is still busy a minute later: the figures are taken by then."""
@@ -122,7 +133,7 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     wiki_patrol_set(wiki=wiki_for(api_url=wiki.api_url), on=True)
     running = workers(env)
     try:
-        time.sleep(8)  # the model worker loads its model once
+        ready(len(running))  # the model worker loads its models before it registers
         saved = burst(wiki, base, pages, args)
         done = verdicts(saved, timeout=args.timeout)
     finally:

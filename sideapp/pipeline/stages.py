@@ -160,9 +160,11 @@ def after_scan(item: ScanItem) -> None:
 
 
 def after_fetch(source: Source) -> None:
-    if source.status == Source.Status.OK:
-        enqueue(CORPUS)  # on the model worker, which holds the index open
+    # Verdicts first, then the corpus (on the model worker, which holds the index open): an
+    # idle model worker takes whichever job reaches the queue first.
     claims_dispatch(claim_ids=_waiting_on(source))
+    if source.status == Source.Status.OK:
+        enqueue(CORPUS)
     for job in _jobs_citing(source):
         scan_job_refresh(job=job)
 

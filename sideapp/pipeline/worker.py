@@ -106,6 +106,23 @@ class SideWorker(_InProcess):
 
 
 class SideModelWorker(_InProcess):
-    """The verify queue: the model stays loaded between jobs."""
+    """The verify queue: the models stay loaded between jobs. A worker started for good
+    loads them before it takes work, so that the first claim it is handed is not kept
+    waiting while the verifier and the encoder load (seconds each); a burst worker, which
+    may find nothing to do, loads them when a job first needs them."""
+
+    def work(self, burst: bool = False, **kwargs) -> bool:
+        if not burst:
+            _guarded("loading the models", _models_load, self.connection)
+        return super().work(burst, **kwargs)
+
+
+def _models_load(_connection) -> None:
+    from sideapp.claims.verification import verifier
+    from sideapp.corpus.services import corpus_engine
+
+    verifier()
+    corpus_engine().encoder.encode(["a sentence to load the encoder with"])
+    connections.close_all()
 
 
