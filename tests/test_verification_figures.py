@@ -36,6 +36,11 @@ class FigureKindTests(SimpleTestCase):
         self.assertEqual(reasons("The tower is 150 ft tall.", "The tower is 31 m tall."),
                          ["the source gives the length of the tower as 31 m, not 150 ft"])
 
+    def test_spans_of_time_ten_times_apart_are_of_different_things(self):
+        claim = "The keeper served at the harbour light for 11 years before the station closed."
+        self.assertEqual(reasons(claim, "The keeper served at the harbour light through storms lasting 120 minutes."), [])
+        self.assertEqual(len(reasons(claim, "The keeper served at the harbour light for 30 years.")), 1)
+
     def test_an_anniversary_the_source_counts_back_is_the_founding_year(self):
         claim = "The rowing club was founded in 1891 on the river."
         self.assertEqual(reasons(claim, "The rowing club on the river celebrated its 125th anniversary in 2016."), [])

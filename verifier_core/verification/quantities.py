@@ -24,6 +24,7 @@ __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
 
 MIN_OVERLAP = 2  # shared context words before two figures count as "the same thing"
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
+SPAN_RATIO = 10  # spans of time further apart than this are of different things (_other_span)
 COMPARED = ("year", "date", "count", "quantity", "number", "ordinal")
 _ANNIVERSARY = "anniversari"  # the Snowball stem of "anniversary"
 _DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "area": "area", "volume": "volume",
@@ -48,8 +49,18 @@ def comparable(claim: Quantity, source: Quantity) -> bool:
     if claim.kind not in COMPARED or claim.kind != source.kind:
         return False
     if claim.kind in ("count", "quantity", "number", "ordinal"):
-        return bool(claim.key & source.key)
+        return bool(claim.key & source.key) and not _other_span(claim, source)
     return True
+
+
+def _other_span(claim: Quantity, source: Quantity) -> bool:
+    """Spans of time more than SPAN_RATIO times apart: a text tells of many (a career of
+    11 years, a match of 120 minutes, three weeks before an election, a nine-month
+    pregnancy), and one of them misquoted is not ten times longer or shorter."""
+    if claim.thing != "time" or source.thing != "time":
+        return False
+    short, long = sorted((max(claim.high, 1e-9), max(source.high, 1e-9)))
+    return long > SPAN_RATIO * short
 
 
 def agrees(claim: Quantity, source: Quantity) -> bool:
