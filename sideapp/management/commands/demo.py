@@ -76,6 +76,9 @@ class Command(BaseCommand):
         row = wiki_for(api_url=api_url)
         load_demo_pages(wiki, sources_url)
         # The demo patrols its wiki: edits from now on (not the pages just loaded) are checked.
+        # The wiki stamps changes to the second, so patrolling starts at the next one: the
+        # pages just loaded all fall before it and never appear on /patrol/ as added citations.
+        time.sleep(1.05 - time.time() % 1)
         wiki_patrol_set(wiki=row, on=True)
         # Side editor on the wiki's article pages: a site gadget on for everyone, logged in or not.
         wiki.edit_interface(gadget_pages(f"http://127.0.0.1:{opts['port']}", way="site"),
