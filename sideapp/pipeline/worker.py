@@ -124,5 +124,3 @@ def _models_load(_connection) -> None:
     verifier()
     corpus_engine().encoder.encode(["a sentence to load the encoder with"])
     connections.close_all()
-
-
