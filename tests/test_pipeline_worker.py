@@ -44,3 +44,12 @@ class CheapWorkerTests(TransactionTestCase):
         # In this process, whose connection the second job drops: no maintenance in between.
         SideWorker([fetch], connection=self.redis).work(burst=True)
         self.assertEqual([name for name, _ in self.log()], ["before", "after"])
+
+    def test_a_connection_past_its_maximum_age_is_replaced_before_the_next_job(self):
+        fetch = self.queues[Queue.FETCH]
+        fetch.enqueue(worker_jobs.age_own_database_connection)
+        fetch.enqueue(worker_jobs.record_database_session, "next")
+        SideWorker([fetch], connection=self.redis).work(burst=True)
+        sessions = dict(name.split(":") for name, _ in self.log())
+        self.assertEqual(set(sessions), {"aged", "next"})
+        self.assertNotEqual(sessions["aged"], sessions["next"])

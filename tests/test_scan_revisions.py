@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from django.db import connection
 from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Source, Wiki
 from sideapp.scans.revisions import revision_store
@@ -78,9 +80,6 @@ class RevisionStoreTests(TestCase):
     def test_a_new_revision_rewrites_only_the_rows_whose_text_changed(self):
         claims = [(f"The tower was painted in {1900 + n}.", [n % 2]) for n in range(20)]
         self.store(1, claims)
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
         changed = cite(0, "https://example.org/a", raw="{{cite web|url=https://example.org/a|title=Renamed}}")
         with CaptureQueriesContext(connection) as queries:
             rev2 = self.store(2, [*claims, ("A new keeper arrived in 1990.", [1])], [changed, self.citations[1]])

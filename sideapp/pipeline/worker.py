@@ -74,8 +74,7 @@ class _Recovering:
 
 def _priority(queue) -> int:
     """Where a queue comes in PRIORITY (names.py); queues it does not name keep their order after."""
-    names = [str(q) for q in PRIORITY]
-    return names.index(queue.name) if queue.name in names else len(names)
+    return PRIORITY.index(queue.name) if queue.name in PRIORITY else len(PRIORITY)
 
 
 def _guarded(what: str, task, connection) -> None:
@@ -91,7 +90,7 @@ class _InProcess(_Recovering, SimpleWorker):
     def __init__(self, queues, *args, **kwargs):
         super().__init__(queues, *args, **kwargs)
         self.queues.sort(key=_priority)
-        self._ordered_queues = self.queues[:]
+        self._ordered_queues = self.queues[:]  # RQ's dequeue order, copied from self.queues in __init__
 
     def perform_job(self, job, queue):
         close_old_connections()
@@ -123,4 +122,3 @@ def _models_load(_connection) -> None:
 
     verifier()
     corpus_engine().encoder.encode(["a sentence to load the encoder with"])
-    connections.close_all()

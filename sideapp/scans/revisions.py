@@ -30,7 +30,6 @@ _CITATION_FIELDS = (
 _CITATION_STORED = ["kind", "ref_name", "raw", "template", "fields", "flags", "source", *_CITATION_FIELDS]
 _CLAIM_STORED = ["text", "context", "section", "section_number", "sentence_rest", "needs_citation", "tags",
                  "checked", "checkable"]
-_FOREIGN = {"source"}
 
 
 def _digest(*parts: str) -> str:
@@ -106,7 +105,8 @@ def _store_citations(article: Article, extraction: wt.Extraction) -> tuple[list[
 
 
 def _values(row, fields: list[str]) -> list:
-    return [getattr(row, f"{name}_id" if name in _FOREIGN else name) for name in fields]
+    """The row's stored values of `fields` (a foreign key's id, not its object)."""
+    return [getattr(row, row._meta.get_field(name).attname) for name in fields]
 
 
 def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: list[str],

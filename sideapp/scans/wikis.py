@@ -118,16 +118,17 @@ def client_for(wiki: Wiki, *, interactive: bool = False) -> WikiClient:
         settings.SIDE_WIKI_API_URL if configured else wiki.api_url,
         username=settings.SIDE_WIKI_USERNAME if configured else "",
         password=settings.SIDE_WIKI_PASSWORD if configured else "",
-        maxlag=None if interactive else settings.SIDE_WIKI_MAXLAG,
+        maxlag=None if interactive else settings.SIDE_WIKI_MAXLAG, keep=not interactive,
     )
 
 
-def _client(api_url: str, *, username: str = "", password: str = "", maxlag: int | None = None) -> WikiClient:
+def _client(api_url: str, *, username: str = "", password: str = "", maxlag: int | None = None,
+            keep: bool = False) -> WikiClient:
     config = ClientConfig(
         api_url=api_url, username=username, password=password,
         user_agent=settings.SIDE_WIKI_USER_AGENT, timeout=settings.SIDE_WIKI_TIMEOUT,
         retries=settings.SIDE_WIKI_RETRIES, backoff=settings.SIDE_WIKI_BACKOFF, maxlag=maxlag)
-    return WikiClient(config) if maxlag is None else _background_client(config)
+    return _background_client(config) if keep else WikiClient(config)
 
 
 # Background clients (scans, patrol reads) kept per process for a few minutes: a worker
