@@ -3,6 +3,7 @@ issue 24, on WiCE (real claims and the pages they cite), in one run.
 
     .venv/bin/python bench/bench_figure_reasons.py [--split held-out|dev|all] [--data ../shared/data/wice]
         [--show supported]
+    .venv/bin/python bench/bench_figure_reasons.py --judgements FILE.jsonl [--show supported]
 
 A figure reason on a claim whose page fully supports it is a false one (target: at most
 3% of supported claims). Before: figures compared by kind "year" or "number" only (the
@@ -14,6 +15,12 @@ reason is given (target: caught at least as often as before, in both sets). No m
 needed: the reason comes from the figures alone. The CPU time per claim (the page's
 figures and the comparison, as the verify worker does them) is printed for both sides.
 
+`--judgements` reads people's labels instead of WiCE's: the file `manage.py
+export_judgements --from all` writes (annotators' majority labels of the blind A/B
+sources, and the claims editors verified by hand or whose flag they dismissed because the
+source supports them). Those are claims no rule here was designed on, so the figures it
+prints are a first look each time new judgements come in.
+
 Halves (`data.half`, a hash of each claim's group, so that claims sharing a page never
 straddle them): issue 24's part B designed its rules on the "dev" half only; "held-out"
 is the result, never looked at while designing. `--split all` is both.
@@ -23,8 +30,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import json
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,10 +50,12 @@ LABELS = ("supported", "partially_supported", "not_supported")
 BEFORE = """
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from bench.verification_trust import planted_claims
 from verifier_core.verification.data import load_wice
 from verifier_core.verification.quantities import mismatches
-examples = load_wice(Path(payload["data"]))
+examples = (load_wice(Path(payload["data"])) if "data" in payload else
+            [SimpleNamespace(claim=c, page=p, label=l) for c, p, l in payload["judged"]])
 started = time.process_time()
 fires = [bool(mismatches(e.claim, e.page)) for e in examples]
 ms = 1000 * (time.process_time() - started) / len(examples)
@@ -66,6 +77,22 @@ print(json.dumps([sum(fired(examples[i].claim, i) for i in supported), len(suppo
 """
 
 
+@dataclass
+class Judged:
+    """A claim and its source as people labelled them (an `export_judgements` row)."""
+    claim: str
+    page: str
+    label: str
+    source: str  # who labelled it: annotators | editors
+
+
+def load_judgements(path: Path) -> list[Judged]:
+    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return [Judged(" ".join(row["claim"].split()), row["source"]["text"], row["gold_verdict"],
+                   row.get("from", "annotators"))
+            for row in rows if row.get("gold_verdict") in LABELS and (row.get("source") or {}).get("text")]
+
+
 def in_split(example, split: str) -> bool:
     return split == "all" or half(example) == split
 
@@ -84,13 +111,13 @@ def share(pair: tuple[int, int]) -> str:
     return f"{hits / total:6.1%} ({hits}/{total})" if total else "-"
 
 
-def after_run(examples, split: str, show: str | None) -> tuple[list[bool], float]:
+def after_run(examples, rows: set[int], show: str | None) -> tuple[list[bool], float]:
     """This checkout's figure reasons on every example, and its CPU ms per claim."""
     fires, started = [], time.process_time()
-    for example in examples:
+    for i, example in enumerate(examples):
         found = mismatches(example.claim, example.page)
         fires.append(bool(found))
-        if show and found and example.source == "dev" and example.label == show and in_split(example, split):
+        if show and found and i in rows and example.label == show:
             print(f"  {'; '.join(m.reason for m in found)} | {example.claim[:120]}")
     return fires, 1000 * (time.process_time() - started) / len(examples)
 
@@ -115,7 +142,7 @@ def same_kind_swap(original: str, swapped: str) -> bool:
 
 def print_tables(examples, split: str, before: dict, after: tuple[list[bool], float], new_swaps: dict) -> bool:
     old, new = rates(examples, before["fires"], split), rates(examples, after[0], split)
-    print(f"\nHalf: {split}. Figure reasons given (\"the source gives ..., not ...\"), "
+    print(f"\n{'Half: ' + split if split in HALVES else 'All claims'}. Figure reasons given (\"the source gives ..., not ...\"), "
           f"baseline {ISSUE_24_BASE[:7]} vs this checkout:\n")
     print("| data | label | before | after |\n|---|---|---|---|")
     for key in sorted(new, key=lambda k: (k[0] != "dev", k[0], LABELS.index(k[1]))):
@@ -127,7 +154,7 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
                  (typed, sum(before["caught"][str(i)] for i in typed)),
              "this checkout's figures (year, date, count, quantity...)":
                  (new_swaps, sum(before["caught_new_swaps"].values()))}
-    print("\nPlanted figure swaps in supported claims (WiCE dev file), caught (a figure reason given):\n")
+    print("\nPlanted figure swaps in supported claims, caught (a figure reason given):\n")
     print("| swaps made by | claims | before | after |\n|---|---|---|---|")
     kept = True
     for label, (swaps, caught_before) in pairs.items():
@@ -136,7 +163,7 @@ def print_tables(examples, split: str, before: dict, after: tuple[list[bool], fl
         print(f"| {label} | {len(swaps)} | {share((caught_before, len(swaps)))} | {share((caught, len(swaps)))} |")
     print(f"\nCPU ms per claim (the page's figures and the comparison): before {before['ms']:.2f}, "
           f"after {after[1]:.2f}")
-    supported = new[("dev", "supported")]
+    supported = [sum(pair[n] for key, pair in new.items() if key[1] == "supported") for n in (0, 1)]
     return supported[0] <= 0.03 * supported[1] and kept
 
 
@@ -158,16 +185,25 @@ def main() -> None:
                         help="which half of the claims (data.half); held-out is the result")
     parser.add_argument("--also", nargs="*", default=[], metavar="COMMIT",
                         help="the same figures for other commits' rules, on the same claims and swaps")
+    parser.add_argument("--judgements", type=Path, metavar="FILE",
+                        help="people's labels (export_judgements --from all) instead of WiCE; every row counts")
     parser.add_argument("--show", choices=LABELS,
-                        help="print the reasons given to claims of this label (WiCE dev file)")
+                        help="print the reasons given to claims of this label (WiCE dev file, or the judgements)")
     args = parser.parse_args()
+    if args.judgements and args.also:
+        parser.error("--also compares commits on WiCE only")
     print(load_line("before the run"))
-    examples = load_wice(Path(args.data))
-    rows = [i for i, e in enumerate(examples) if e.source == "dev" and in_split(e, args.split)]
+    if args.judgements:
+        examples, args.split = load_judgements(args.judgements), "all"
+        rows, payload = list(range(len(examples))), {"judged": [[e.claim, e.page, e.label] for e in examples]}
+    else:
+        examples = load_wice(Path(args.data))
+        rows = [i for i, e in enumerate(examples) if e.source == "dev" and in_split(e, args.split)]
+        payload = {"data": str(Path(args.data).resolve())}
     new_swaps = planted_claims(examples, rows)  # swaps of the new kinds (a count for a count...)
     with baseline_tree() as folder:
-        before = run_in(folder, BEFORE, {"data": str(Path(args.data).resolve()), "planted": new_swaps, "rows": rows})
-    met = print_tables(examples, args.split, before, after_run(examples, args.split, args.show), new_swaps)
+        before = run_in(folder, BEFORE, {**payload, "planted": new_swaps, "rows": rows})
+    met = print_tables(examples, args.split, before, after_run(examples, set(rows), args.show), new_swaps)
     print(f"{'meets' if met else 'MISSES'} the target: supported claims given a figure reason <= 3%, planted swaps "
           "(both sets) caught at least as often as before")
     if args.also:

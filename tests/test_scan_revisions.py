@@ -11,6 +11,7 @@ from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, Re
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.services import article_store
 from sideapp.scans.wikiapi import PageData
+from verifier_core.verification.reasons import RULES
 from verifier_core.wikitext import types as wt
 
 
@@ -135,6 +136,18 @@ class ArticleStoreTests(TestCase):
         self.assertEqual(again.pk, first.pk)
         self.assertEqual(counts, [m.objects.count() for m in (Revision, Claim, Citation, Source, RevisionClaim)])
         self.assertGreaterEqual(counts[1], 1)
+
+    def test_rescanning_judges_again_only_claims_judged_under_older_rules(self):
+        wiki = Wiki.objects.create(api_url="http://wiki.test/api.php")
+        text = ("The tower is 30 m tall.<ref>{{cite web|url=https://example.org/a|title=A}}</ref> "
+                "It was lit in 1870.<ref>{{cite web|url=https://example.org/b|title=B}}</ref>")
+        article_store(wiki=wiki, page=page(1, text))
+        old, new = Claim.objects.order_by("pk")
+        Claim.objects.filter(pk=old.pk).update(verify_state="done", method="cross-encoder:abc rules 2026-01-01")
+        Claim.objects.filter(pk=new.pk).update(verify_state="done", method=f"cross-encoder:abc {RULES}")
+        article_store(wiki=wiki, page=page(1, text))
+        states = dict(Claim.objects.values_list("pk", "verify_state"))
+        self.assertEqual((states[old.pk], states[new.pk]), ("pending", "done"))
 
 
 class ReviewsAcrossRevisionsTests(RevisionStoreTests):

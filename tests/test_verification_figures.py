@@ -117,6 +117,17 @@ class RoundingAndMonthTests(SimpleTestCase):
         self.assertEqual(reasons("The studio made a donation worth $2 million to the fund.",
                                  "The studio made a donation worth $1.98 million to the fund."), [])
 
+    def test_a_number_word_is_as_rounded_as_its_digits(self):
+        source = ("The tower rises 31 metres from its base. Its granite was cut at the Tregarrow quarry, about "
+                  "eleven kilometres (seven miles) up the valley, and floated down the river on barges.")
+        claim = "Granite for the 31-metre tower was quarried at Tregarrow, eleven kilometres up the valley."
+        self.assertEqual(reasons(claim, source), [])
+        self.assertEqual(reasons("The quarry is seven miles up the valley.", "The quarry is eleven kilometres up the "
+                                 "valley."), [])
+        self.assertEqual(reasons("The quarry is nine miles up the valley.", "The quarry is eleven kilometres up the "
+                                 "valley."), ["the source gives the length of the quarry as eleven kilometres, not "
+                                              "nine miles"])
+
     def test_a_day_written_as_an_ordinal_after_its_month_is_a_date(self):
         found = {q.text: q.kind for q in quantities("The bout takes place on April 9th in Albuquerque.")}
         self.assertEqual(found, {"April 9th": "date"})

@@ -10,12 +10,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Cast, Upper
 
 from sideapp.scans.models import Article, Revision
 from sideapp.sources.models import Source
 from verifier_core.verification import Verdict
+from verifier_core.verification.reasons import RULES
 from verifier_core.verification.verdicts import HIGH, LOW
 
 VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
@@ -185,6 +186,12 @@ class Claim(models.Model):
         """Whether the claim is in the default flagged list (see flag_rule)."""
         return Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=needs_citation)[0]
 
+    @classmethod
+    def judged_under_older_rules(cls) -> QuerySet["Claim"]:
+        """Verdicts whose reasons come from rules since changed: judged again when their
+        article is scanned again, even with no new revision (a rescan picks up a fix)."""
+        return cls.objects.filter(verify_state=cls.State.DONE).exclude(method="").exclude(method__endswith=RULES)
+
     @staticmethod
     def wants_suggestions(*, verdict: str, flagged: bool, needs_look: bool) -> bool:
         """Claims worth a search for better sources: flagged, needing a look, or cited to
@@ -262,6 +269,8 @@ class ClaimReview(models.Model):
         OTHER = "other", "another reason"
 
     FLAG_REASONS = (Reason.SOURCE_SUPPORTS, Reason.CLAIM_FINE, Reason.OTHER)
+    # An editor's word that the cited source supports the claim: the flag was a false alarm.
+    SAYS_SUPPORTED = models.Q(kind=Kind.VERIFIED) | models.Q(kind=Kind.DISMISSED, reason=Reason.SOURCE_SUPPORTS)
     SUGGESTION_REASONS = (Reason.SUGGESTION_WRONG, Reason.UNRELIABLE_SITE, Reason.OTHER)
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="reviews")

@@ -10,6 +10,7 @@ from django.db.models.functions import Cast, Coalesce
 from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
 from sideapp.scans.models import Article
 from verifier_core.verification import Verdict
+from verifier_core.verification.quantities import FIGURE_REASON
 
 SHOWS = {
     "flagged": "Flagged",
@@ -131,6 +132,29 @@ def claim_counts() -> dict[str, int]:
     """How much the app knows: scanned articles and claims."""
     return {"article_count": Article.objects.exclude(current_revision=None).count(),
             "claim_count": Claim.objects.count()}
+
+
+@dataclass(frozen=True)
+class Overruled:
+    """Claims given a kind of reason, and how many of them an editor said their source supports."""
+    label: str
+    given: int
+    overruled: int
+
+
+def overruled_reasons() -> list[Overruled]:
+    """How often editors overrule the app, by reason: a figure reason ("the source gives
+    ..., not ...") on any current claim, and the other flags. The share overruled is the
+    false alarms editors found; `export_judgements --from editors` writes them out."""
+    claims = current_claims().filter(checkable=True).annotate(
+        figure=Exists(ClaimCitation.objects.filter(claim=OuterRef("pk"), reason__startswith=FIGURE_REASON)),
+        overruled=Exists(ClaimReview.objects.filter(ClaimReview.SAYS_SUPPORTED, suggestion=None,
+                                                    claim=OuterRef("pk"))))
+    counts = {row["figure"]: row for row in claims.filter(Q(figure=True) | Q(flagged=True)).values("figure")
+              .annotate(given=Count("pk"), overruled=Count("pk", filter=Q(overruled=True)))}
+    labels = {True: "a figure reason (“the source gives …, not …”)", False: "other flagged claims"}
+    return [Overruled(label, counts.get(key, {}).get("given", 0), counts.get(key, {}).get("overruled", 0))
+            for key, label in labels.items()]
 
 
 def with_sources(links: QuerySet[ClaimCitation]) -> QuerySet[ClaimCitation]:

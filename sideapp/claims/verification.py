@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from sideapp.claims.models import Claim, ClaimCitation
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+from verifier_core.verification.reasons import RULES
 from verifier_core.verification.verdicts import HIGH
 
 
@@ -98,7 +99,7 @@ def _store(claim: Claim, links, judged, result) -> None:
             verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
             score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
             confidence=outcome.confidence, parts=outcome.parts, needs_look=needs_look,
-            method=result.model_version if result else "",
+            method=f"{result.model_version} {RULES}" if result else "",
             # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
             suggest_state=Claim.State.PENDING if Claim.wants_suggestions(
                 verdict=outcome.verdict, flagged=flagged, needs_look=needs_look) else "", suggest_reason="")

@@ -219,10 +219,12 @@ def _is_year(match: re.Match, low: float, high: float) -> bool:
 
 
 def _half_digit(match: re.Match) -> float:
-    """Half the last written digit: "1.2" holds 1.15-1.25; "31" 30.5-31.5; "1,500" 1,450-1,550."""
+    """Half the last written digit: "1.2" holds 1.15-1.25; "31" 30.5-31.5; "1,500" 1,450-1,550.
+    A number word is as rounded as its digits: "eleven kilometres" holds "seven miles"."""
     if match.group(5):
-        return 0.0
-    decimals, digits = match.group(2), match.group(1).replace(",", "")
+        decimals, digits = None, str(NUMBER_WORDS[match.group(5).lower()])
+    else:
+        decimals, digits = match.group(2), match.group(1).replace(",", "")
     if decimals:
         step = 10 ** -(len(decimals) - 1)
     else:

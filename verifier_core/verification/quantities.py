@@ -31,6 +31,9 @@ _DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "are
                     "speed": "speed", "time": "duration", "percent": "share", "power": "power"}
 
 
+FIGURE_REASON = "the source gives "  # how every figure reason starts (scripts read the form)
+
+
 @dataclass(frozen=True)
 class Mismatch:
     claim: Quantity
@@ -41,7 +44,7 @@ class Mismatch:
     @property
     def reason(self) -> str:
         what = f"{self.thing} as " if self.thing else ""
-        return f"the source gives {what}{self.source_text}, not {self.claim.text}"
+        return f"{FIGURE_REASON}{what}{self.source_text}, not {self.claim.text}"
 
 
 def comparable(claim: Quantity, source: Quantity) -> bool:
