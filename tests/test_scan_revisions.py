@@ -8,6 +8,7 @@ from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Source, Wiki
+from sideapp.pipeline.stages import revision_dispatch
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.services import article_store
 from sideapp.scans.wikiapi import PageData
@@ -143,11 +144,14 @@ class ArticleStoreTests(TestCase):
                 "It was lit in 1870.<ref>{{cite web|url=https://example.org/b|title=B}}</ref>")
         article_store(wiki=wiki, page=page(1, text))
         old, new = Claim.objects.order_by("pk")
-        Claim.objects.filter(pk=old.pk).update(verify_state="done", method="cross-encoder:abc rules 2026-01-01")
-        Claim.objects.filter(pk=new.pk).update(verify_state="done", method=f"cross-encoder:abc {RULES}")
-        article_store(wiki=wiki, page=page(1, text))
-        states = dict(Claim.objects.values_list("pk", "verify_state"))
-        self.assertEqual((states[old.pk], states[new.pk]), ("pending", "done"))
+        for rev_id in (1, 2):  # the revision already stored, and a new one keeping both claims
+            with self.subTest(rev_id=rev_id):
+                Claim.objects.filter(pk=old.pk).update(verify_state="done", method="cross-encoder:abc rules 2026-01-01")
+                Claim.objects.filter(pk=new.pk).update(verify_state="done", method=f"cross-encoder:abc {RULES}")
+                _, revision, _ = article_store(wiki=wiki, page=page(rev_id, text))
+                revision_dispatch(revision=revision)
+                states = dict(Claim.objects.values_list("pk", "verify_state"))
+                self.assertEqual((states[old.pk], states[new.pk]), ("pending", "done"))
 
 
 class ReviewsAcrossRevisionsTests(RevisionStoreTests):

@@ -7,6 +7,7 @@ from typing import Iterator
 
 from sideapp.annotation.models import Evidence, Item, Kind, Preference, Vote
 from sideapp.annotation.statistics import majority
+from sideapp.claims.judgements import labelled_row
 from sideapp.sources.models import SourceDocument
 from verifier_core.verification import Verdict
 
@@ -33,10 +34,7 @@ def verify_jsonl_rows() -> Iterator[dict]:
             text = SourceDocument.objects.filter(source=source).values_list("text", flat=True).first()
             if not text:
                 continue
-            claim = item.claim
-            yield {"id": f"item{item.pk}-{role}", "claim": claim.text, "context": claim.context,
-                   "title": claim.article.title, "section": claim.section_path,
-                   "source": {"url": source.url, "title": source.title, "text": text},
-                   "gold_verdict": GOLD_VERDICT[label], "votes": len(votes),
-                   "agreement": round(votes.count(label) / len(votes), 3),
-                   "verifier_verdict": getattr(item, f"{role}_verdict") or None}
+            yield labelled_row(id=f"item{item.pk}-{role}", claim=item.claim, claim_text=item.claim.text,
+                               source=source, text=text, gold=GOLD_VERDICT[label], votes=len(votes),
+                               agreement=round(votes.count(label) / len(votes), 3),
+                               verifier_verdict=getattr(item, f"{role}_verdict"))

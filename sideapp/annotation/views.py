@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from sideapp.annotation import guidelines, items, results as stats, selectors, services
-from sideapp.claims import selectors as claim_selectors
 from sideapp.annotation.charts import share_bars, stacked_bars
 from sideapp.annotation.forms import SCREEN_PREFERENCES, AnswerForm, GoldForm, ItemsFromClaimForm, ItemsFromFilterForm
 from sideapp.annotation.models import Assignment, Evidence, Item, SkipReason, Vote
@@ -146,7 +145,7 @@ def results_page(request):
                                [("left side wins", data["position"]["left"])]),
     }
     return render(request, "annotation/results.html",
-                  {**data, "charts": charts, "overruled": claim_selectors.overruled_reasons()})
+                  {**data, "charts": charts, "overruled": claims.overruled_reasons()})
 
 
 def _stream(lines, content_type: str, filename: str) -> StreamingHttpResponse:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from sideapp.claims.models import ClaimCitation, ClaimReview
-from sideapp.sources.models import SourceDocument
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview
+from sideapp.sources.models import Source, SourceDocument
 from verifier_core.verification import Verdict
 
 
@@ -36,10 +36,17 @@ def editor_judgement_rows() -> Iterator[dict]:
             yield _row(links[0], text, len(editors[claim_id]))
 
 
+def labelled_row(*, id: str, claim: Claim, claim_text: str, source: Source, text: str, gold: str, votes: int,
+                 agreement: float, verifier_verdict: str | None) -> dict:
+    """One labelled claim: `verify_jsonl`'s input shape plus the people's verdict."""
+    return {"id": id, "claim": claim_text, "context": claim.context, "title": claim.article.title,
+            "section": claim.section_path, "source": {"url": source.url, "title": source.title, "text": text},
+            "gold_verdict": gold, "votes": votes, "agreement": agreement, "verifier_verdict": verifier_verdict or None}
+
+
 def _row(link: ClaimCitation, text: str, votes: int) -> dict:
-    claim, source = link.claim, link.citation.source
-    return {"id": f"claim{claim.pk}-editors", "claim": claim.statement, "context": claim.context,
-            "title": claim.article.title, "section": claim.section_path,
-            "source": {"url": source.url, "title": source.title, "text": text},
-            "gold_verdict": Verdict.SUPPORTED.value, "votes": votes, "agreement": 1.0,
-            "verifier_verdict": link.verdict or None, "reason": link.reason, "from": "editors"}
+    claim = link.claim
+    return {**labelled_row(id=f"claim{claim.pk}-editors", claim=claim, claim_text=claim.statement,
+                           source=link.citation.source, text=text, gold=Verdict.SUPPORTED.value, votes=votes,
+                           agreement=1.0, verifier_verdict=link.verdict),
+            "reason": link.reason, "from": "editors"}

@@ -188,8 +188,8 @@ class Claim(models.Model):
 
     @classmethod
     def judged_under_older_rules(cls) -> QuerySet["Claim"]:
-        """Verdicts whose reasons come from rules since changed: judged again when their
-        article is scanned again, even with no new revision (a rescan picks up a fix)."""
+        """Verdicts whose reasons come from rules since changed: judged again when a scan
+        dispatches their revision, new or already stored (pipeline.stages.revision_dispatch)."""
         return cls.objects.filter(verify_state=cls.State.DONE).exclude(method="").exclude(method__endswith=RULES)
 
     @staticmethod

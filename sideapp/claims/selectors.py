@@ -150,11 +150,12 @@ def overruled_reasons() -> list[Overruled]:
         figure=Exists(ClaimCitation.objects.filter(claim=OuterRef("pk"), reason__startswith=FIGURE_REASON)),
         overruled=Exists(ClaimReview.objects.filter(ClaimReview.SAYS_SUPPORTED, suggestion=None,
                                                     claim=OuterRef("pk"))))
-    counts = {row["figure"]: row for row in claims.filter(Q(figure=True) | Q(flagged=True)).values("figure")
-              .annotate(given=Count("pk"), overruled=Count("pk", filter=Q(overruled=True)))}
+    counts = {figure: (given, overruled) for figure, given, overruled in (
+        claims.filter(Q(figure=True) | Q(flagged=True)).values("figure")
+        .annotate(given=Count("pk"), overruled=Count("pk", filter=Q(overruled=True)))
+        .values_list("figure", "given", "overruled"))}
     labels = {True: "a figure reason (“the source gives …, not …”)", False: "other flagged claims"}
-    return [Overruled(label, counts.get(key, {}).get("given", 0), counts.get(key, {}).get("overruled", 0))
-            for key, label in labels.items()]
+    return [Overruled(label, *counts.get(key, (0, 0))) for key, label in labels.items()]
 
 
 def with_sources(links: QuerySet[ClaimCitation]) -> QuerySet[ClaimCitation]:

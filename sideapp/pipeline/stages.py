@@ -220,6 +220,9 @@ def revision_dispatch(*, revision: Revision) -> None:
     """
     sources_dispatch(source_ids=Source.objects.filter(
         citations__article_id=revision.article_id).values_list("pk", flat=True))
+    # A rescan picks up a fix to the rules behind reasons, with or without a new revision.
+    Claim.judged_under_older_rules().filter(revision_claims__revision=revision).update(
+        verify_state=Claim.State.PENDING, suggest_state="")
     claims_dispatch(claim_ids=revision.revision_claims.filter(
         claim__verify_state=Claim.State.PENDING).values_list("claim_id", flat=True))
 

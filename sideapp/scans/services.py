@@ -174,8 +174,6 @@ def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, boo
     article, _ = Article.objects.get_or_create(wiki=wiki, title=page.title)
     known = Revision.objects.filter(article=article, rev_id=page.rev_id).first()
     if known:
-        Claim.objects.filter(pk__in=Claim.judged_under_older_rules().filter(
-            revision_claims__revision=known).values("pk")).update(verify_state=Claim.State.PENDING, suggest_state="")
         return article, known, False
     extraction = extract(page.wikitext, page.title)  # outside the transaction: CPU only
     try:
