@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 ISSUE_24_BASE = "6ce195969aac70388b17e2c3f422cf21ed5d0ea5"
 
 
+# main before issue 31 (quotes over the whole body, reasons true of the page, contradicted
+# figures flagged).
+ISSUE_31_BASE = "af4e36c8ef3ba99d2b9056193aa709af317f1414"
+
 # main before issue 22's speed-up of the on-demand check (rerank, queue order, corpus jobs).
 ISSUE_22_BASE = "afac69fb50d7d96f6dbf78ee10057b4f7bad96cc"
 
@@ -45,3 +49,7 @@ def run_in(folder: str, snippet: str, payload: dict) -> dict:
     if done.returncode != 0:
         raise RuntimeError(f"baseline run failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# main before issue 30: citations found by URL and the claim's words, not by occurrence.
+ISSUE_30_BASE = "af4e36c8ef3ba99d2b9056193aa709af317f1414"

@@ -10,9 +10,14 @@ load generator, bench/wrk.py), then from N Python client threads. Prints p50 / p
 latency and requests per second per page kind and load generator. Baseline in the same run: the login
 form, a page with no query of its own, at the same load (the floor that the web stack,
 the sessions and the load generator on the same cores set for every page).
+
+Search, before and after in the same run: first the code before issue 31 (its substring
+search on trigram indexes, served from a `git archive` of that commit on the same database,
+its indexes put back for it) answers the searches, then today's full-text search.
 """
 from __future__ import annotations
 
+import os
 import random
 import re
 import statistics
@@ -25,13 +30,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.baseline import baseline_tree  # noqa: E402
 from bench.benchdb import django_with, fresh_database, gunicorn, load_arguments  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
-DB_NAME = "sideeditor_bench_pages"
+DB_NAME = os.environ.get("SIDE_BENCH_DB", "sideeditor_bench_pages")  # another name beside someone else's run
 WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
 VERDICTS = ["not_supported", "partially_supported", "supported", "source_unavailable"]
+# main before issue 31 (search as a substring of the claim's text, on trigram indexes).
+ISSUE_31_BASE = "af4e36c8ef3ba99d2b9056193aa709af317f1414"
+# The indexes that search read (migration 0009), which 0018 drops: put back for its run.
+SUBSTRING_INDEXES = {"claim_text_trgm": "UPPER(text) gin_trgm_ops", "claim_rest_trgm": "UPPER(sentence_rest) gin_trgm_ops"}
 
 
 def fill(claims: int) -> list[int]:
@@ -128,9 +138,49 @@ def page_kinds(pks: list[int]) -> dict[str, list[str]]:
             "/claims/?verdict=not_supported&section=history&sort=article",
             "/claims/?better=on&page=3", "/claims/?show=all&sort=newest&page=40", "/claims/?needs_source=on",
             "/claims/?show=unavailable"],
-        "search over claim text": [f"/claims/?q={w}" for w in WORDS],
+        **search_kinds(),
         "claim page": [f"/claims/{pk}/" for pk in rng.sample(pks, 200)],
     }
+
+
+def search_kinds() -> dict[str, list[str]]:
+    """Searches as editors type them: one word; two words in any order, a phrase, a word
+    left out, and a 300-character search (cut to 200)."""
+    rng = random.Random(5)
+    pairs = [rng.sample(WORDS, 2) for _ in range(12)]
+    several = ([f"/claims/?q={a}+{b}" for a, b in pairs[:4]] + [f"/claims/?q=%22near+the+{b}%22" for _, b in pairs[4:8]]
+               + [f"/claims/?q={a}+-{b}" for a, b in pairs[8:]] + ["/claims/?q=" + "+".join(rng.choices(WORDS, k=40))])
+    return {"search: one word (each in about 1 claim in 6)": [f"/claims/?q={w}" for w in WORDS],
+            "search: two words, a phrase, a -word, 300 characters": several}
+
+
+def baseline_search(env: dict, clients: int, seconds: float) -> None:
+    """The searches (and the login form) served by the code before issue 31, on this database."""
+    from dotenv import dotenv_values
+
+    def sql(statement: str) -> None:
+        subprocess.run(["psql", env["DATABASE_URL"], "-qc", statement], check=True)
+
+    for name, expression in SUBSTRING_INDEXES.items():
+        sql(f"CREATE INDEX {name} ON sideapp_claim USING gin ({expression})")
+    sql("ANALYZE sideapp_claim")
+    folder = baseline_tree(ISSUE_31_BASE, paths=())
+    try:
+        before_env = {**dotenv_values(ROOT / ".env"), **env}  # its tree has no .env of its own
+        with gunicorn(before_env, root=Path(folder.name)) as base:
+            sessions = [session(base, n) for n in range(clients)]
+            cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
+            kinds = {"baseline: the login form": ["/login/"],
+                     **{f"before issue 31, {name}": paths for name, paths in search_kinds().items()}}
+            print_load_table(base, kinds, sessions, cookies, seconds,
+                             f"before issue 31 ({clients} concurrent clients, commit {ISSUE_31_BASE[:7]})")
+            for s in sessions:
+                s.close()
+    finally:
+        folder.cleanup()
+        for name in SUBSTRING_INDEXES:
+            sql(f"DROP INDEX {name}")
+        sql("ANALYZE sideapp_claim")
 
 
 def main() -> None:
@@ -144,6 +194,7 @@ def main() -> None:
     # What autovacuum does to a table that has settled: statistics, and the visibility map
     # that lets the list's count read its index alone.
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
+    baseline_search(env, args.clients, args.seconds)
     with gunicorn(env) as base:
         print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
               f"--clients {args.clients} --seconds {args.seconds:g}")

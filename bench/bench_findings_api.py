@@ -1,44 +1,51 @@
-"""The public findings API under load: 50,000 claims in PostgreSQL, 10 concurrent clients.
+"""The public findings API as the gadget's traffic on a large wiki: many readers, many pages,
+50,000 claims; with and without If-None-Match, beside the previous commit in the same run.
 
     .venv/bin/python bench/bench_findings_api.py [--claims 50000] [--clients 10] [--seconds 20]
+                                                 [--baseline COMMIT]
 
 Fills its own database (sideeditor_bench_api) with claims spread over 500 articles of one
-wiki known by its identity (100 claims a page, verdicts as a finished scan leaves them,
-a third with suggestions), puts each revision's rendered targets in Redis as the first
-request for a page would (the wiki is asked once per revision; that cold request is timed
-apart below), serves the app with gunicorn as configured in gunicorn.conf.py, and asks for
-the findings of random pages as the gadget does (`?wiki_id=&page_id=&revision=`), from wrk
-and then from Python client threads, one client and then N at once. A page's answer is kept
-in Redis per scanned revision once no check of it runs (as in production), so after the
-first request for a page the answer is its lookups and one Redis read; every page is asked
-once before the timed runs, and the time to build an answer is printed apart (in-process). Baseline in the same run: the findings of pages whose
-claims are all confidently supported (the same lookups, nothing to list), at the same load.
+wiki known by its identity (100 claims a page, verdicts as a finished scan leaves them, a
+third with suggestions) and puts each revision's rendered targets in Redis as the first
+request for a page would. Then, for the baseline commit (default: the commit before issue 32,
+which had no ETag; its tree is written to a temporary folder with `git archive`) and for this
+checkout, one after the other on the same data: gunicorn as configured in gunicorn.conf.py,
+every page asked once (its answer is kept in Redis from then on, as in production), then wrk
+(bench/wrk/findings.lua) with --clients connections, each a reader asking for random pages as
+the gadget does (`?wiki_id=&page_id=&revision=`): first plainly (a reader with nothing kept),
+then revalidating with the ETag its last answer of that page carried (If-None-Match: a reader
+whose kept answer is older than its max-age, or the gadget after a check it asked for). The
+baseline answers those with the whole page again (it has no ETag); this checkout with 304.
 """
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_editor_pages import print_load_table  # noqa: E402
-from bench.benchdb import django_with, fresh_database, gunicorn, load_arguments, own_redis, redis_forget  # noqa: E402
+from bench import wrk  # noqa: E402 - after the path is set
+from bench.baseline import baseline_tree  # noqa: E402
+from bench.benchdb import django_with, free_port, fresh_database, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
 REDIS_DB = own_redis()
 DB_NAME = "sideeditor_bench_api"
 WORDS = "viaduct railway lighthouse harbour mill bridge river tower church school station market".split()
 VERDICTS = ["not_supported", "partially_supported", "supported", "source_unavailable"]
-QUIET = 20  # articles whose claims are all supported: the baseline's pages
+ISSUE_32_BASE = "af4e36c8ef3ba99d2b9056193aa709af317f1414"  # main before issue 32 (no ETag)
+SCRIPT = Path(__file__).resolve().parent / "wrk" / "findings.lua"
 
 
-def fill(claims: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Write the claims; returns (page id, revision id) of the pages with findings and of
-    the quiet ones."""
+def fill(claims: int) -> list[tuple[int, int]]:
+    """Write the claims; returns (page id, revision id) of every page."""
     from harness.claims import ClaimRow, add_claims
     from sideapp.api import cache
     from sideapp.models import Article, Revision, Wiki
@@ -46,79 +53,117 @@ def fill(claims: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     rng = random.Random(7)
     wiki = Wiki.objects.create(api_url="http://wiki.bench/api.php", wikiid="benchwiki", name="Bench wiki",
                                server="http://wiki.bench")
-    per_article, busy, quiet = claims // 500, [], []
+    per_article, pages = claims // 500, []
     for a in range(500):
         article = Article.objects.create(wiki=wiki, title=f"Bench {rng.choice(WORDS).title()} {a}", page_id=1000 + a)
         revision = Revision.objects.create(article=article, rev_id=5000 + a, wikitext="")
         article.current_revision = revision
         article.save(update_fields=["current_revision"])
-        calm = a < QUIET
         rows = [ClaimRow(f"The {rng.choice(WORDS)} {n} opened in {1800 + rng.randrange(200)} near the "
-                         f"{rng.choice(WORDS)}.", "supported" if calm else rng.choice(VERDICTS), rng.random(),
+                         f"{rng.choice(WORDS)}.", "supported" if a < 20 else rng.choice(VERDICTS), rng.random(),
                          [rng.choice(["History", "Design"])], cited_url=f"http://s.bench/{a}/{n}",
                          suggestion_url=f"http://g.bench/{a}/{n}" if n % 3 == 0 else "", better=n % 6 == 0)
                 for n in range(per_article)]
         made = add_claims(article, revision, rows, first=a * per_article)
-        cache.keep_json(f"side:api:targets:{revision.pk}", {
-            str(c.pk): {"text": c.text, "after": f"cite_ref-{n}", "urls": [r.cited_url], "whole": True}
-            for n, (c, r) in enumerate(zip(made, rows))}, seconds=3600)
-        (quiet if calm else busy).append((article.page_id, revision.rev_id))
-    return busy, quiet
+        targets = {str(c.pk): {"text": c.text, "after": f"cite_ref-{n}", "urls": [r.cited_url], "whole": True}
+                   for n, (c, r) in enumerate(zip(made, rows))}
+        for key in (f"side:api:targets:{revision.pk}", f"side:api:targets:v2:{revision.pk}"):  # the two commits' keys
+            cache.keep_json(key, targets, seconds=3600)
+        pages.append((article.page_id, revision.rev_id))
+    return pages
 
 
-def computed_ms(pages: list[tuple[int, int]]) -> list[float]:
-    """Milliseconds to build each page's answer in this process (queries, targets from
-    Redis, JSON-ready dicts; no HTTP): what a request costs when the answer is not kept."""
-    from sideapp.api import selectors
-    from sideapp.api.findings import page_findings
-    from sideapp.api.targets import article_targets
+def serve(env: dict, cwd: Path):
+    """gunicorn for the code in `cwd` (gunicorn.conf.py there), on a free port."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
+                               "--log-level", "warning"], env=env, cwd=cwd)
+    base = f"http://127.0.0.1:{port}"
+    import requests
 
-    times = []
-    for page_id, _ in pages:
-        started = time.perf_counter()
-        article = selectors.page_article(wiki_id="benchwiki", page_id=page_id)
-        page_findings(article=article, claims=selectors.finding_claims(article), targets=article_targets(article) or {},
-                      claim_url=lambda pk: f"/claims/{pk}/")
-        times.append((time.perf_counter() - started) * 1000)
-    return sorted(times)
+    for _ in range(120):
+        try:
+            requests.get(base + "/api/v1/scans/1", timeout=10)
+            return server, base
+        except requests.RequestException:
+            time.sleep(0.5)
+    server.terminate()
+    raise SystemExit(f"gunicorn in {cwd} did not answer")
 
 
-def paths(pages: list[tuple[int, int]]) -> list[str]:
-    return [f"/api/v1/findings?wiki_id=benchwiki&page_id={p}&revision={r}" for p, r in pages]
+def warm(base: str, paths: list[str]) -> dict[str, str]:
+    """Every page asked once (its answer kept from then on); {path: its ETag, "" when none}."""
+    import requests
+
+    session, etags = requests.Session(), {}
+    for path in paths:
+        answer = session.get(base + path)
+        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
+        etags[path] = answer.headers.get("ETag", "")
+    return etags
+
+
+def run_wrk(base: str, etags: dict[str, str], *, clients: int, seconds: float, revalidate: bool) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = Path(tmp, "paths")
+        listing.write_text("".join(f"{path}\t{etag}\n" for path, etag in etags.items()))
+        env = dict(os.environ, SIDE_WRK_PATHS=str(listing), SIDE_WRK_REVALIDATE="1" if revalidate else "0")
+        out = subprocess.run(["wrk", f"-t{clients}", f"-c{clients}", f"-d{seconds:g}s", "-s", str(SCRIPT), base],
+                             env=env, capture_output=True, text=True, check=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("WRK "))
+    p50, p95, requests, rps, not_modified, failed = line.split()[1:]
+    return {"p50": float(p50), "p95": float(p95), "requests": int(requests), "rps": float(rps),
+            "304": int(not_modified), "failed": int(failed)}
+
+
+def measure(name: str, env: dict, cwd: Path, paths: list[str], args) -> list[tuple]:
+    redis_forget(REDIS_DB, patterns=("side:api:findings:*", "side:api:latest:*"))
+    server, base = serve(env, cwd)
+    try:
+        etags = warm(base, paths)
+        rows = []
+        for revalidate in (False, True):
+            figures = run_wrk(base, etags, clients=args.clients, seconds=args.seconds, revalidate=revalidate)
+            rows.append((name, "If-None-Match (the ETag of its last answer)" if revalidate else "plain GET", figures))
+            print(f"  {name}, {'revalidating' if revalidate else 'plain'}: {figures}", flush=True)
+        return rows
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
 
 
 def main() -> None:
-    args = load_arguments(__doc__)
-    print(load_line("before the run"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--claims", type=int, default=50_000)
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--baseline", default=ISSUE_32_BASE)
+    args = parser.parse_args()
+    if not wrk.available():
+        raise SystemExit(wrk.MISSING)
+    print(load_line("before the run"), flush=True)
     redis_forget(REDIS_DB)
     env = fresh_database(DB_NAME, REDIS_URL=REDIS_DB)
     django_with(env)
     started = time.perf_counter()
-    busy, quiet = fill(args.claims)
-    print(f"filled {args.claims} claims in {time.perf_counter() - started:.0f} s")
+    pages = fill(args.claims)
+    print(f"filled {args.claims} claims on {len(pages)} pages in {time.perf_counter() - started:.0f} s", flush=True)
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
-    with gunicorn(env) as base:
-        print(f"command: .venv/bin/python bench/bench_findings_api.py --claims {args.claims} "
-              f"--clients {args.clients} --seconds {args.seconds:g}")
-        import requests
-
-        sessions = [requests.Session() for _ in range(args.clients)]
-        cookies = [f"bench=client{n}" for n in range(args.clients)]  # the API ignores them
-        computed = computed_ms(busy)
-        print(f"a page's answer built in one process (not kept yet), {len(busy)} pages: "
-              f"p50 {computed[len(computed) // 2]:.0f} ms, p95 {computed[int(len(computed) * 0.95)]:.0f} ms")
-        for path in paths(busy) + paths(quiet):  # each page asked once: its answer is kept from then on
-            sessions[0].get(base + path)
-        sample = sessions[0].get(base + paths(busy[:1])[0]).json()
-        print(f"a page's answer: {len(sample['claims'])} findings of 100 claims, "
-              f"{len(sessions[0].get(base + paths(busy[:1])[0]).content) // 1024} KB")
-        kinds = {"baseline: findings of a page with nothing to list (same lookups)": paths(quiet),
-                 "findings of a page (its findings, citations, suggestions, actions)": paths(busy)}
-        for clients in sorted({1, args.clients}):
-            print_load_table(base, kinds, sessions[:clients], cookies[:clients], args.seconds,
-                             f"request ({clients} concurrent client{'s' if clients > 1 else ''}, {args.claims:,} claims)")
-            print()
+    paths = [f"/api/v1/findings?wiki_id=benchwiki&page_id={p}&revision={r}" for p, r in pages]
+    env = {**os.environ, **env}  # with what .env gave this process (the baseline tree has no .env)
+    rows = []
+    with baseline_tree(args.baseline, paths=()) as old:
+        rows += measure(f"baseline {args.baseline[:7]}", env, Path(old), paths, args)
+    rows += measure("this checkout", env, ROOT, paths, args)
     print(load_line("after the run"))
+    print(f"\ncommand: .venv/bin/python bench/bench_findings_api.py --claims {args.claims} --clients {args.clients} "
+          f"--seconds {args.seconds:g}\n")
+    print(f"| code | {args.clients} readers, {len(pages)} pages, {args.claims:,} claims | p50 ms | p95 ms | req/s "
+          f"| answered 304 | errors |")
+    print("|---|---|---|---|---|---|---|")
+    for name, kind, f in rows:
+        print(f"| {name} | {kind} | {f['p50']:.1f} | {f['p95']:.1f} | {f['rps']:.0f} | {f['304']} of {f['requests']} "
+              f"| {f['failed']} |")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ the demo (`rqworker scan fetch default` and the model worker on `verify`), and q
 patrol's reads every 5 s. Measured: lag from each edit (its save returned) to its claim's
 verdict, p50 / p95; edits per minute sustained (edits / time from the first edit to the
 last verdict); claims verified per added citation. Beside it, in the same run, the
-baseline: a fresh database where every edited article is scanned whole (what checking each
-edit costs without patrol's comparison with the revision before it).
+baseline: a fresh database where each edit's revision is scanned whole, one scan per edit
+(what checking each edit costs without patrol's comparison with the revision before it),
+queued at the pace the burst's edits were made, by the same two workers running for good,
+and timed the same way: from the first edit to the last verdict, workers stopped then
+(neither side waits for the suggestion searches and corpus jobs that follow the verdicts).
 Uses its own database (sideeditor_bench_patrol), dropped and re-created each run.
 """
 from __future__ import annotations
@@ -31,7 +34,7 @@ SOURCES_HOST = "127.0.0.2"
 MODEL_WORKER = "sideapp.pipeline.worker.SideModelWorker"
 
 from bench.bench_pipeline import make_sources  # noqa: E402 - after the path is set
-from bench.benchdb import django_with, fresh_database, manage, own_redis, redis_forget  # noqa: E402
+from bench.benchdb import django_with, fresh_database, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
 
@@ -77,8 +80,8 @@ def stop(running: list[subprocess.Popen]) -> None:
             worker.wait()
 
 
-def burst(wiki, base: str, pages, args) -> dict[int, float]:
-    """The edits: {revision: when its save returned}."""
+def burst(wiki, base: str, pages, args) -> dict[int, tuple[float, str]]:
+    """The edits: {revision: (when its save returned, its title)}."""
     wiki.create_account("Bench Editor", "bench-password")
     site = wiki.site("Bench Editor", "bench-password")
     token = site.get_token("csrf")
@@ -86,8 +89,9 @@ def burst(wiki, base: str, pages, args) -> dict[int, float]:
     first = args.articles * args.claims
     for n in range(args.edits):
         text = "\n\n" + cite(base, pages, first + n, wrong=n % 3 == 0)
-        result = site.post("edit", token=token, title=f"Patrol bench {n % args.articles}", appendtext=text)
-        saved[int(result["edit"]["newrevid"])] = time.time()
+        title = f"Patrol bench {n % args.articles}"
+        result = site.post("edit", token=token, title=title, appendtext=text)
+        saved[int(result["edit"]["newrevid"])] = (time.time(), title)
     return saved
 
 
@@ -134,7 +138,8 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     running = workers(env)
     try:
         ready(len(running))  # the model worker loads its models before it registers
-        saved = burst(wiki, base, pages, args)
+        edits = burst(wiki, base, pages, args)
+        saved = {revid: at for revid, (at, _) in edits.items()}
         done = verdicts(saved, timeout=args.timeout)
     finally:
         stop(running)
@@ -145,23 +150,38 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     span = max(done.values()) - min(saved.values()) if done else float("nan")
     result = {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
               "verified": Claim.objects.exclude(verified_at=None).count(),
-              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True)), "steps": steps}
+              "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True)), "steps": steps,
+              "edits": edits}
     connections.close_all()  # the baseline drops and re-creates the database
     return result
 
 
-def baseline_run(env: dict, wiki, args) -> dict:
-    """Every edited article scanned whole in a fresh database, by the same two workers."""
+def baseline_run(env: dict, wiki, edits: dict[int, tuple[float, str]], args) -> dict:
+    """Each edit's revision scanned whole in a fresh database (same name: this process's
+    connection follows it), queued at the pace the edits were made, by the same two workers
+    running for good, until every claim of those revisions has its verdict."""
     env = {**env, **fresh_database(DB_NAME)}
-    titles = [f"Patrol bench {a}" for a in range(min(args.articles, args.edits))]
-    started = time.perf_counter()
-    manage(env, "scan_article", *titles, "--wiki", wiki.api_url, stdout=subprocess.DEVNULL)
-    for queues in (["scan", "fetch", "default"], ["verify", "--worker-class", MODEL_WORKER]):
-        manage(env, "rqworker", *queues, "--burst", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    seconds = time.perf_counter() - started
-    script = "from sideapp.models import Claim;print(Claim.objects.exclude(verified_at=None).count())"
-    verified = int(manage(env, "shell", "-c", script, capture_output=True, text=True).stdout.split()[-1])
-    return {"seconds": seconds, "verified": verified}
+    from sideapp.models import Claim, ScanJob
+    from sideapp.scans.services import scan_request
+    from sideapp.scans.wikis import wiki_for
+
+    row = wiki_for(api_url=wiki.api_url)
+    running = workers(env)
+    try:
+        ready(len(running))
+        started, first = time.time(), min(at for at, _ in edits.values())
+        for revid, (at, title) in sorted(edits.items(), key=lambda e: e[1][0]):
+            time.sleep(max(0.0, (at - first) - (time.time() - started)))
+            scan_request(wiki=row, kind=ScanJob.Kind.TITLES, titles=[title], rev_id=revid)
+        claims = Claim.objects.filter(revision_claims__revision__rev_id__in=list(edits)).distinct()
+        deadline = started + args.timeout
+        while claims.filter(verified_at=None).exclude(verify_state=Claim.State.FAILED).exists() and time.time() < deadline:
+            time.sleep(2)
+        last = claims.exclude(verified_at=None).order_by("-verified_at").values_list("verified_at", flat=True).first()
+    finally:
+        stop(running)
+    verified = Claim.objects.exclude(verified_at=None).count()
+    return {"seconds": (last.timestamp() - started) if last else float("nan"), "verified": verified}
 
 
 def main() -> None:
@@ -190,7 +210,8 @@ def main() -> None:
             result = patrol_run(env, wiki, server.base_url, pages, args)
             redis_forget(redis)
             env["SIDE_INDEX_DIR"] = str(tmp / "index-baseline")
-            baseline = {"seconds": float("nan"), "verified": 0} if args.no_baseline else baseline_run(env, wiki, args)
+            baseline = ({"seconds": float("nan"), "verified": 0} if args.no_baseline
+                        else baseline_run(env, wiki, result["edits"], args))
             redis_forget(redis)
     print(load_line("after"))
     report(args, result, baseline)
@@ -206,13 +227,13 @@ def report(args, result: dict, baseline: dict) -> None:
           f"--claims {args.claims}")
     print(f"{n} edits in {result['edit_seconds']:.0f} s, each adding one citation to one of {args.articles} "
           f"articles of {args.claims}+ cited claims; {result['done']} of {n} had a verdict by the end\n")
-    print("| | patrol (one worker of each kind) | baseline: each edited article scanned whole |")
+    print("| | patrol (one worker of each kind) | baseline: each edit's revision scanned whole, same workers |")
     print("|---|---|---|")
     print(f"| lag edit -> verdict, p50 / p95 | {_quantile(lags, .5):.0f} s / {_quantile(lags, .95):.0f} s | - |")
     print(f"| edits per minute, sustained | {60 * result['done'] / result['span']:.0f} | - |")
     print(f"| claims verified | {result['verified']} | {baseline['verified']} |")
     print(f"| claims verified per added citation | {result['verified'] / n:.2f} | {baseline['verified'] / n:.2f} |")
-    print(f"| wall time | {result['span']:.0f} s (first edit to last verdict) | {baseline['seconds']:.0f} s |")
+    print(f"| wall time, first edit to last verdict | {result['span']:.0f} s | {baseline['seconds']:.0f} s |")
     print("\nWhere the lag went (seconds from the step before, p50 / p95; a page fetched before the "
           "edit's revision was stored, for an earlier edit citing it too, counts 0 s):\n")
     print("| step | p50 | p95 |\n|---|---|---|")

@@ -64,20 +64,25 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict, settle: float = 4.0) -> Iterator[str]:
+def gunicorn(env: dict, settle: float = 4.0, root: Path = ROOT) -> Iterator[str]:
     """The app served by gunicorn as configured in gunicorn.conf.py on a free loopback port,
-    given `settle` seconds to start its workers; yields its base URL, stops it after."""
+    given `settle` seconds to start its workers; yields its base URL, stops it after. `root`:
+    the tree to serve (a baseline commit's, see bench/baseline.py), this one by default."""
     import time
 
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "sideapp.wsgi", "-b", f"127.0.0.1:{port}",
-                               "--log-level", "warning"], env=env, cwd=ROOT)
+                               "--log-level", "warning"], env=env, cwd=root)
     try:
         time.sleep(settle)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=30)  # its workers finish their requests first (slow on a busy machine)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def load_arguments(doc: str):

@@ -69,6 +69,29 @@ def load_demo_pages(server: "MediaWikiServer", sources_base_url: str, *,
     return server.load_pages(demo_pages(sources_base_url), summary=summary)
 
 
+def sync_demo_pages(server: "MediaWikiServer", sources_base_url: str, *,
+                    previous_base_url: str | None = None) -> dict[str, int]:
+    """The demo on a wiki that may already hold it (a later run of the demo): articles and
+    templates the wiki lacks are loaded; those it has are left as they are, with every edit
+    made on the wiki since (never a reload over a wiki user's work). When the cited pages
+    moved (`previous_base_url`), only their addresses are rewritten in the articles' current
+    text. Returns {article title: revision id} of the articles written."""
+    missing = {t: text for t, text in demo_templates().items() if server.current_revid(t) is None}
+    server.load_pages(missing, summary="Side demo: load template")
+    written = {}
+    for title, text in demo_pages(sources_base_url).items():
+        if server.current_revid(title) is None:
+            written[title] = server.edit(title, text, summary="Side demo: load demo article")
+            continue
+        old, new = normalise_base_url(previous_base_url or sources_base_url), normalise_base_url(sources_base_url)
+        if old != new:
+            current = server.admin_site.pages[title].text(cache=False)
+            if old in current:
+                written[title] = server.edit(title, current.replace(old, new),
+                                             summary=f"Side demo: the cited pages moved to {new}")
+    return written
+
+
 def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, dict]:
     """fixtures/sources/manifest.json: {path under fixtures/sources: facts about it}."""
     return json.loads(path.read_text(encoding="utf-8"))

@@ -57,6 +57,12 @@ $wgAccountCreationThrottle = [];
 $wgPasswordAttemptThrottle = [];
 $wgGroupPermissions['*']['createaccount'] = true;
 
+// The harness admin is a wiki's admin as on Wikipedia: besides deleting and restoring pages and
+// rolling back (sysop's by default), it hides revisions' text (revision deletion), which stock
+// MediaWiki leaves to the suppress group.
+$wgGroupPermissions['sysop']['deleterevision'] = true;
+$wgGroupPermissions['sysop']['deletelogentry'] = true;
+
 // Short test passwords must log in with status PASS; the default policies ask
 // for a password change (status UI) on "common" or short passwords.
 foreach ( array_keys( $wgPasswordPolicy['policies'] ) as $group ) {

@@ -15,8 +15,14 @@ Routes (NAME is a file under ROOT/pages/):
   /missing/NAME        404
   /slow/NAME           waits `slow_seconds` (or ?delay=S) then serves /pages/NAME
   /huge/NAME           streams `huge_bytes` of HTML without a Content-Length
+  /stall/NAME          sends its headers and the page's first bytes, then nothing (10 minutes)
+  /endless/NAME        streams HTML without a Content-Length and without end (until the client leaves)
   /binary/NAME         application/octet-stream junk
   /paywall/NAME        a short teaser with subscription-wall phrases (?status=402 or 403)
+  /                    the site's home page (pages/index.html)
+  /moved-home/NAME     301 -> / (a page dropped in a redesign)
+  /soft404/NAME        200 with pages/not-found.html ("page not found", a soft 404)
+  /parked/NAME         200 with pages/parked-domain.html (a lapsed domain, parked for sale)
 Every request is counted per path (query excluded) and logged with its arrival time,
 Host header and User-Agent. `take_down(NAME)` makes every route that serves NAME answer
 404 from then on (a page that dies after it was fetched); `bring_back(NAME)` undoes it. With `tls=(certfile, keyfile)` the server speaks HTTPS and
@@ -166,9 +172,42 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(block)
         self.wfile.write(b"</body></html>")
 
+    def stall(self, name: str, query: dict[str, str]) -> None:
+        # A server that answers, then stops sending in the middle of the body.
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.wfile.write(b"<!doctype html><html><head><title>Stalled page</title></head><body><p>The first")
+        self.wfile.flush()
+        time.sleep(float(query.get("seconds", 600)))
+
+    def endless(self, name: str, query: dict[str, str]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(b"<!doctype html><html><head><title>Endless page</title></head><body>\n")
+        block = _PARAGRAPH * 64
+        while True:  # the client's cap or timeout ends it (BrokenPipe, handled by do_GET)
+            self.wfile.write(block)
+
     def binary(self, name: str, query: dict[str, str]) -> None:
         junk = random.Random(name).randbytes(64 * 1024)  # seeded: the same junk every run
         self._send(200, "application/octet-stream", b"\x00JUNK" + junk)
+
+    def home(self, name: str, query: dict[str, str]) -> None:
+        if name:
+            return self._error(HTTPStatus.NOT_FOUND)
+        self.page("index.html", query)  # the site's home page
+
+    def moved_home(self, name: str, query: dict[str, str]) -> None:
+        self._redirect("/", 301)  # a page removed in a redesign: the site sends readers home
+
+    def soft404(self, name: str, query: dict[str, str]) -> None:
+        self.page("not-found.html", query)  # "page not found", answered 200
+
+    def parked(self, name: str, query: dict[str, str]) -> None:
+        self.page("parked-domain.html", query)  # the domain lapsed and was parked for sale
 
     def paywall(self, name: str, query: dict[str, str]) -> None:
         code = int(query.get("status", "200"))
@@ -185,8 +224,14 @@ _ROUTES = {
     "missing": _Handler.missing,
     "slow": _Handler.slow,
     "huge": _Handler.huge,
+    "stall": _Handler.stall,
+    "endless": _Handler.endless,
     "binary": _Handler.binary,
     "paywall": _Handler.paywall,
+    "": _Handler.home,
+    "moved-home": _Handler.moved_home,
+    "soft404": _Handler.soft404,
+    "parked": _Handler.parked,
 }
 
 

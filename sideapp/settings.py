@@ -3,6 +3,7 @@
 A `.env` file at the project root is read first when present (real environment
 variables win). See `.env.example` for every variable.
 """
+import ipaddress
 import os
 import secrets
 import warnings
@@ -164,6 +165,17 @@ SIDE_API_SCAN_LIMIT = env_int("SIDE_API_SCAN_LIMIT", 10)
 SIDE_API_SCAN_WINDOW = env_int("SIDE_API_SCAN_WINDOW", 600)
 # Seconds browsers and proxies may keep a findings answer (it is per scanned revision).
 SIDE_API_FINDINGS_MAX_AGE = env_int("SIDE_API_FINDINGS_MAX_AGE", 60)
+# Largest request body the API reads (bytes); a larger one is answered 413 unread.
+SIDE_API_MAX_BODY = env_int("SIDE_API_MAX_BODY", 1024 * 1024)
+# Reverse proxies in front of Side editor (addresses or CIDRs, comma-separated): from one of
+# them, the client is the right-most X-Forwarded-For address that is not a trusted proxy.
+# Empty: the connection's own address (REMOTE_ADDR) is the client.
+SIDE_TRUSTED_PROXIES = env_list("SIDE_TRUSTED_PROXIES", "")
+for _proxy in SIDE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _exc:
+        raise ImproperlyConfigured(f"SIDE_TRUSTED_PROXIES: {_proxy!r} is not an address or CIDR") from _exc
 # The address wikis reach Side editor at, written into the gadget (e.g. https://side.example.org);
 # empty: the address the gadget was requested at.
 SIDE_PUBLIC_URL = env_str("SIDE_PUBLIC_URL", "")
@@ -182,6 +194,26 @@ SIDE_FETCH_USER_AGENT = env_str(
 SIDE_FETCH_HOST_DELAY = env_float("SIDE_FETCH_HOST_DELAY", 1.0)  # seconds between hits per host
 SIDE_FETCH_MAX_AGE_DAYS = env_float("SIDE_FETCH_MAX_AGE_DAYS", 30.0)  # older copies are refetched
 SIDE_FETCH_RETRIES = env_int("SIDE_FETCH_RETRIES", 2)  # for transient failures only
+
+# --- web archives: the copy of a page as it was cited (docs/archives.md) -------------------
+# "CDX_URL REPLAY_PREFIX[, CDX_URL REPLAY_PREFIX ...]", tried in order; each is reached
+# whatever its address (the admin's choice, as the wiki's API URL is).
+SIDE_ARCHIVES = env_str("SIDE_ARCHIVES", "https://web.archive.org/cdx/search/cdx https://web.archive.org/web/")
+try:
+    from verifier_core.fetch.archives import parse_archives as _parse_archives
+
+    _parse_archives(SIDE_ARCHIVES)
+except ValueError as _exc:
+    raise ImproperlyConfigured(str(_exc)) from _exc
+SIDE_ARCHIVE_RATE = env_float("SIDE_ARCHIVE_RATE", 30.0)  # requests per minute to one archive
+SIDE_ARCHIVE_MAX_WAIT = env_float("SIDE_ARCHIVE_MAX_WAIT", 30.0)  # longest Retry-After honoured in a job
+SIDE_ARCHIVE_LOOKUP_MAX_AGE_DAYS = env_float("SIDE_ARCHIVE_LOOKUP_MAX_AGE_DAYS", 30.0)
+SIDE_ARCHIVE_USER_AGENT = env_str(
+    "SIDE_ARCHIVE_USER_AGENT", f"SideEditor/0.1 ({SIDE_WIKI_CONTACT}; citation checker reading archived copies)")
+# Send live pages that support their claim to the first archive's capture endpoint (Save Page
+# Now 2 for the Internet Archive, pywb's recording mode locally), once per URL per N days.
+SIDE_ARCHIVE_CAPTURE = env_bool("SIDE_ARCHIVE_CAPTURE", False)
+SIDE_ARCHIVE_CAPTURE_DAYS = env_float("SIDE_ARCHIVE_CAPTURE_DAYS", 180.0)
 # Workers put back work abandoned by a dead worker at start and then this often (seconds);
 # work with no trace at all on the queues is put back once it has waited this long.
 SIDE_RECOVERY_INTERVAL = env_int("SIDE_RECOVERY_INTERVAL", 300)

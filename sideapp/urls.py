@@ -6,7 +6,7 @@ from sideapp.claims import views as claims
 from sideapp.corpus import views as corpus
 from sideapp.edits import views as edits
 from sideapp.scans import views as scans
-from sideapp.web import home, people
+from sideapp.web import home, people, staff
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -24,12 +24,14 @@ urlpatterns = [
     path("claims/<int:pk>/undo/", claims.claim_review_undo, name="claim_review_undo"),
     path("claims/<int:pk>/suggestions/<int:spk>/apply/", edits.suggestion_apply, name="suggestion_apply"),
     path("claims/<int:pk>/tag/", edits.claim_tag, name="claim_tag"),
+    path("claims/<int:pk>/archive/", edits.claim_archive, name="claim_archive"),
     path("articles/<int:pk>/report/", edits.article_report, name="article_report"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/update/", corpus.corpus_update, name="corpus_update"),
     path("corpus/imports/<int:pk>/", corpus.corpus_import, name="corpus_import"),
     path("people/", people.people, name="people"),
     path("annotate/", include("sideapp.annotation.urls")),
+    path("admin/login/", staff.admin_login),  # the app's login or its 403, not the admin's own form
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
     path("", include("sideapp.patrol.urls")),

@@ -62,3 +62,44 @@ def suggested(claim, url: str, title: str = "A suggested page", *, score: float 
     return claim.suggestions.create(rank=claim.suggestions.count() + 1, url=url, title=title, score=score,
                                     verdict="supported", beats_current=True,
                                     source=read_source(url, f"{title}: what the page says.", site_name=site_name))
+
+
+def as_scanned(revision) -> None:
+    """Give the hand-made claim and citation rows of `revision` the fingerprints a scan of
+    its wikitext gives them: an edit finds its claim again in the text by fingerprint
+    (sideapp.edits.locating). Each row goes to the extracted claim that starts with the
+    most of its words."""
+    import re
+
+    from sideapp.models import Citation, Claim
+    from sideapp.scans.revisions import citation_fingerprint, claim_fingerprints
+    from verifier_core.wikitext import extract
+
+    extraction = extract(revision.wikitext, revision.article.title)
+    citation_fps = [citation_fingerprint(c) for c in extraction.citations]
+    claim_fps = claim_fingerprints(extraction.claims, citation_fps)
+    words = [re.findall(r"\w+", c.text) for c in extraction.claims]
+    for row in Claim.objects.filter(revision_claims__revision=revision):
+        mine = re.findall(r"\w+", row.text)
+        index = max(range(len(words)), key=lambda i: _common_start(words[i], mine))
+        Claim.objects.filter(pk=row.pk).update(fingerprint=claim_fps[index])
+        cited = list(dict.fromkeys(extraction.claims[index].citation_indices))
+        for link in row.claim_citations.all():
+            if link.position < len(cited):
+                Citation.objects.filter(pk=link.citation_id).update(fingerprint=citation_fps[cited[link.position]])
+
+
+def _common_start(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def assert_nothing_saved(test) -> None:
+    """No save on the wiki recorded (none saved, none pending); a confirm that was refused
+    is in the audit log as refused or failed, with its reason."""
+    from sideapp.edits.models import AuditEntry
+
+    test.assertFalse(AuditEntry.objects.exclude(status__in=["refused", "failed"]).exists())
+    test.assertFalse(AuditEntry.objects.filter(outcome="").exclude(status="").exists())

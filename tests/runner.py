@@ -6,6 +6,7 @@ at once with the command that starts it, instead of failing in a hundred places.
 from __future__ import annotations
 
 import logging
+import os
 
 import redis
 from django.conf import settings
@@ -19,6 +20,9 @@ class ServiceMissing(RuntimeError):
 class SideTestRunner(DiscoverRunner):
     def setup_test_environment(self, **kwargs):
         super().setup_test_environment(**kwargs)
+        # No web archive unless a test starts its own (tests.archive_support): the default is
+        # the Internet Archive, out of reach here. Workers started by tests read the environment.
+        os.environ["SIDE_ARCHIVES"] = settings.SIDE_ARCHIVES = "none"
         # Tests create many users; the production hasher is slow on purpose.
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
         # Refused requests and retried wiki calls are expected in tests; keep output readable.

@@ -97,20 +97,27 @@ class ScanRequestTests(WikiTestCase):
         self.assertNotEqual(again["job"], first["job"])
         self.assertFalse(again["joined"])
 
-    @override_settings(SIDE_API_SCAN_LIMIT=3, SIDE_API_SCAN_WINDOW=120)
+    # Every request comes from the same address (127.0.0.1), as behind a reverse proxy: the
+    # client is the address the trusted proxy appends to X-Forwarded-For (a real nginx in
+    # front of gunicorn: tests.test_api_behind_proxy).
+    @override_settings(SIDE_API_SCAN_LIMIT=3, SIDE_API_SCAN_WINDOW=120, SIDE_TRUSTED_PROXIES=["127.0.0.1"])
     def test_a_burst_from_one_client_is_refused_past_the_limit_and_queues_one_scan(self):
         queue = django_rq.get_queue("scan")
         queue.empty()
+        client = {"HTTP_X_FORWARDED_FOR": "203.0.113.5"}
         with self.captureOnCommitCallbacks(execute=True):
-            answers = [self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}) for _ in range(6)]
+            answers = [self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}, **client) for _ in range(6)]
         self.assertEqual([a.status_code for a in answers], [202, 202, 202, 429, 429, 429])
         self.assertLessEqual(int(answers[-1]["Retry-After"]), 120)
         self.assertGreater(int(answers[-1]["Retry-After"]), 0)
         self.assertEqual(answers[-1].json()["code"], "rate_limited")
         self.assertEqual(ScanJob.objects.filter(items__title=self.title, status="queued").count(), 1)
         self.assertEqual(queue.count, 1)
-        other = self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}, REMOTE_ADDR="10.0.0.9")
+        other = self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}, HTTP_X_FORWARDED_FOR="203.0.113.6")
         self.assertEqual(other.status_code, 202)
+        spoofed = self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id},
+                           HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.5")  # the client wrote the first one
+        self.assertEqual(spoofed.status_code, 429)
 
     def test_bad_requests_are_sentences(self):
         cases = [("{oops", 400, "bad_json"), ({"wiki_id": "nowiki", "page_id": 1}, 404, "unknown_wiki"),

@@ -53,7 +53,7 @@ class EditorBrowserTests(BrowserTestCase):
         self.page.goto(self.url(f"/claims/{self.claims[0].pk}/"))
         self.page.select_option("#claim-reviews select[name=reason]", "source_supports")
         self.page.click("#claim-reviews button:has-text('Dismiss')")
-        self.page.wait_for_selector("text=Flag dismissed")
+        self.page.wait_for_selector("text=You dismissed the flag on this claim")
         self.screenshot("claim-dismissed")
         review = ClaimReview.objects.get()
         self.assertEqual((review.user, review.reason), (self.users["editor"], "source_supports"))
@@ -147,3 +147,41 @@ class EditorWikiEditBrowserTests(BrowserTestCase):
         self.screenshot("report")
         self.assertIn('{| class="wikitable', copied)
         self.assertEqual(copied.strip(), self.page.inner_text("#report").strip())
+
+
+class CitedTwiceBrowserTests(BrowserTestCase):
+    """A page that cites one source twice (issue 30): the claim page shows the claim's own
+    ref, and the tag saved from Side editor's page lands on it, not on the other sentence."""
+
+    def setUp(self):
+        super().setUp()
+        from tests.test_edits_saving import TWICE
+        from tests.wiki_support import page_for_edits
+
+        self.server, self.title = page_for_edits(self, "Side browser twice", text=TWICE)
+        self.users = cast()
+        self.log_in(self.users["editor"].username)
+
+    def test_an_editor_tags_the_claims_own_use_of_a_page_cited_twice(self):
+        from sideapp.models import Claim
+        from tests.edits_support import judged_not_supported
+
+        claim = judged_not_supported(Claim.objects.get(article__title=self.title, text__startswith="In 1947"))
+        self.page.goto(self.url(f"/claims/{claim.pk}/"))
+        cited = self.page.inner_text(".card[data-side-cited]")
+        self.assertIn("Notable alumni", cited)
+        self.assertIn("a re-use of the named ref “ngc”", cited)
+        self.assertNotIn("Alumni again", cited)
+        self.screenshot("cited-twice-claim")
+        self.page.click("text=Tag the citation")
+        self.page.wait_for_selector("pre.diff")
+        self.assertIn("Later life", self.page.inner_text("main"))
+        self.screenshot("cited-twice-preview")
+        self.page.click("button:has-text('Save this change on the wiki')")
+        self.page.wait_for_selector("#saved-revision")
+        text = self.server.admin_site.pages[self.title].text(cache=False)
+        self.assertIn('council.<ref name="ngc"/>{{failed verification|date=', text)
+        self.assertEqual(text.count("failed verification"), 1)
+        self.page.set_viewport_size({"width": 390, "height": 844})
+        self.page.goto(self.url(f"/claims/{claim.pk}/"))
+        self.screenshot("cited-twice-claim-phone")

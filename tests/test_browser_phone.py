@@ -27,6 +27,7 @@ PAGES = {
     "claim_detail": ("editor", "/claims/{claim}/"),
     "suggestion_apply": ("editor", "/claims/{claim}/suggestions/{suggestion}/apply/?mode=replace"),
     "claim_tag": ("editor", "/claims/{claim}/tag/"),
+    "claim_archive": ("editor", "/claims/{claim}/archive/"),
     "article_report": ("editor", "/articles/{article}/report/"),
     "annotation:annotate": ("annotator", "/annotate/"),
     "annotation:recent": ("annotator", "/annotate/recent/"),

@@ -27,7 +27,7 @@ class ClaimReviewTests(CastMixin, TestCase):
 
     def test_dismissing_a_flag_stores_the_reason_per_user(self):
         response = self.post("claim_dismiss", reason="source_supports", note="see p. 4")
-        self.assertRedirects(response, reverse("claim_detail", args=[self.claim.pk]))
+        self.assertRedirects(response, reverse("claim_detail", args=[self.claim.pk]) + "#claim-reviews")
         review = ClaimReview.objects.get()
         self.assertEqual((review.user, review.kind, review.reason, review.note),
                          (self.users["editor"], "dismissed", "source_supports", "see p. 4"))

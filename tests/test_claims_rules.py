@@ -35,11 +35,13 @@ class FlagRuleTests(SimpleTestCase):
         self.assertTrue(Claim.wants_suggestions(verdict=Verdict.SOURCE_UNAVAILABLE, flagged=False, needs_look=False))
         self.assertFalse(Claim.wants_suggestions(verdict=Verdict.SUPPORTED, flagged=False, needs_look=False))
 
-    def test_partial_support_and_low_confidence_need_a_look_but_are_not_flagged(self):
+    def test_partial_support_and_unsure_failures_need_a_look_but_are_not_flagged(self):
         self.assertEqual(self.rule(Verdict.PARTIALLY_SUPPORTED, LOW), (False, True))
         self.assertEqual(self.rule(Verdict.PARTIALLY_SUPPORTED, HIGH), (False, True))
         self.assertEqual(self.rule(Verdict.NOT_SUPPORTED, LOW), (False, True))
-        self.assertEqual(self.rule(Verdict.SUPPORTED, LOW), (False, True))
+
+    def test_a_claim_called_supported_is_no_triage_item_whatever_the_confidence(self):
+        self.assertEqual(self.rule(Verdict.SUPPORTED, LOW), (False, False))
 
     def test_a_confidently_supported_claim_with_a_citation_stays_quiet(self):
         self.assertEqual(self.rule(Verdict.SUPPORTED, HIGH), (False, False))

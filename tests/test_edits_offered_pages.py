@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from sideapp.edits.models import AuditEntry
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
-from tests.edits_support import read_source
+from tests.edits_support import as_scanned, assert_nothing_saved, read_source
 from tests.users import CastMixin
 
 CITED = "https://www.gazette.example/news/bridge"
@@ -36,6 +36,7 @@ class OfferedEditPagesTests(CastMixin, TestCase):
         cls.dead = cls.suggest(cls.opened, 2, "https://dead.example/bridge", 0.9, status="http_error")
         cls.good = cls.suggest(cls.opened, 3, "https://history.example/bridge", 0.8)
         cls.beside = cls.suggest(cls.stone, 1, "https://stones.example/red", 0.7)
+        as_scanned(revision)
 
     @classmethod
     def claim(cls, revision, position, text, verdict, score) -> Claim:
@@ -64,20 +65,23 @@ class OfferedEditPagesTests(CastMixin, TestCase):
         response = self.client_for("editor").post(reverse("claim_tag", args=[self.stone.pk]), {"confirm": "1"})
         self.assertContains(response, "Its source could not be read", status_code=409)
         self.assertNotContains(response, "Traceback", status_code=409)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.status, entry.action, entry.username), ("refused", "tag", self.users["editor"].username))
+        self.assertIn("Its source could not be read", entry.outcome)
 
     def test_a_post_to_replace_a_citation_that_is_not_failing_is_refused(self):
         response = self.client_for("editor").post(self.apply_url(self.stone, self.beside),
                                                   {"mode": "replace", "confirm": "1"})
         self.assertContains(response, "Only a citation that fails the claim is replaced", status_code=409)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
 
     def test_the_page_already_cited_is_refused_for_preview_and_save(self):
         editor = self.client_for("editor")
         for response in (editor.get(self.apply_url(self.opened, self.same), {"mode": "add"}),
                          editor.post(self.apply_url(self.opened, self.same), {"mode": "replace", "confirm": "1"})):
             self.assertContains(response, "the source the claim already cites", status_code=409)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
 
     def test_the_claim_page_offers_only_what_the_rule_offers_and_says_why_not(self):
         page = self.client_for("editor").get(reverse("claim_detail", args=[self.opened.pk]))

@@ -8,7 +8,7 @@ from django.urls import reverse
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.audit import audit_record
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
-from tests.edits_support import read_source
+from tests.edits_support import as_scanned, assert_nothing_saved, read_source
 from tests.users import PASSWORD, cast
 
 WIKITEXT = (
@@ -39,6 +39,7 @@ class EditPagesTests(TestCase):
         cls.suggestion = Suggestion.objects.create(
             claim=cls.claim, rank=1, url="https://s.example/tall", title="Tall | towers <i>",
             score=0.9, verdict="supported", beats_current=True, source=read_source("https://s.example/tall"))
+        as_scanned(revision)
 
     def setUp(self):
         self.users = cast()
@@ -69,7 +70,7 @@ class EditPagesTests(TestCase):
         url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
         response = self.as_user("annotator").post(url, {"mode": "add", "confirm": "1"})
         self.assertEqual(response.status_code, 403)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
 
     def test_a_save_without_the_csrf_token_is_refused(self):
         url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
@@ -105,7 +106,7 @@ class EditPagesTests(TestCase):
         self.assertEqual(response.status_code, 502)
         self.assertContains(response, "did not answer", status_code=502)
         self.assertNotContains(response, "Traceback", status_code=502)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
 
     def test_without_a_wiki_account_the_preview_and_the_save_say_what_to_configure(self):
         url = reverse("claim_tag", args=[self.claim.pk])
@@ -115,7 +116,7 @@ class EditPagesTests(TestCase):
         self.assertContains(preview, "Saving is off")
         self.assertNotContains(preview, 'name="confirm"')
         self.assertContains(response, "SIDE_WIKI_USERNAME", status_code=409)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
 
     def test_another_wiki_than_the_configured_one_says_saving_is_off_before_anything_is_pressed(self):
         page = self.as_user("editor").get(reverse("claim_detail", args=[self.claim.pk]))
@@ -138,7 +139,7 @@ class EditPagesTests(TestCase):
         for _ in range(2):
             self.assertEqual(editor.get(url).status_code, 200)
         self.assertEqual(editor.get(url, {"format": "wikitext"}).status_code, 200)
-        self.assertFalse(AuditEntry.objects.exists())
+        assert_nothing_saved(self)
         self.assertEqual(editor.post(url, HTTP_HX_REQUEST="true").status_code, 204)
         entry = AuditEntry.objects.get()
         self.assertEqual((entry.action, entry.article, entry.user),

@@ -75,7 +75,7 @@ class WikiEditFlowTests(TestCase):
         url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
         preview = self.client.get(url, {"mode": "replace"})
         self.assertContains(preview, NEW_URL)
-        saved = self.client.post(url, {"mode": "replace", "confirm": "1", "started": preview.context["started"]})
+        saved = self.client.post(url, {"mode": "replace", "confirm": "1", "token": preview.context["proposal"].token})
         self.assertEqual(saved.status_code, 200, saved.content[-2000:])
         rev_id = self.server.current_revid(self.title)
         self.assertContains(saved, f'<strong id="saved-revision">{rev_id}</strong>', html=False)
@@ -84,10 +84,12 @@ class WikiEditFlowTests(TestCase):
         self.assertIn("opened in 1931.<ref>{{cite web |url=" + NEW_URL, text)
         # The other use of "opening" took over its definition, so it still renders.
         self.assertIn('traffic in 1990.<ref name="opening">{{cite web |url=http://127.0.0.1:9/opening', text)
-        self.assertEqual(self.last_comment(), "Replaced a citation that does not support the claim; "
-                                              f"source suggested by Side editor; asked by {self.users['editor'].username}")
+        self.assertRegex(self.last_comment(), "^Replaced a citation that does not support the claim; "
+                                              f"source suggested by Side editor; asked by {self.users['editor'].username} "
+                                              r"\(side-editor [0-9a-f]{12}\)$")
         entry = AuditEntry.objects.get()
-        self.assertEqual((entry.action, entry.revision_id, entry.user), ("apply_replace", rev_id, self.users["editor"]))
+        self.assertEqual((entry.action, entry.revision_id, entry.user, entry.status, entry.username),
+                         ("apply_replace", rev_id, self.users["editor"], "saved", self.users["editor"].username))
         self.assertTrue(ScanJob.objects.filter(params__titles=[self.title]).exists())
 
     def test_an_added_citation_goes_after_the_claims_own_ref(self):
@@ -98,18 +100,34 @@ class WikiEditFlowTests(TestCase):
         self.assertIn("|title=Stone}}</ref><ref>{{cite web |url=" + NEW_URL, text)
         self.assertIn("Added a citation that supports the claim", self.last_comment())
 
-    def test_an_edit_made_between_preview_and_save_is_reported_and_kept(self):
+    def test_an_edit_of_another_section_between_preview_and_save_is_kept_beside_ours(self):
         claim = self.claim("It is made of red stone")
         url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
-        self.assertEqual(self.client.get(url, {"mode": "replace"}).status_code, 200)
+        token = self.client.get(url, {"mode": "replace"}).context["proposal"].token
         theirs = PAGE + "\nSomeone else's new paragraph.\n"
         their_rev = self.server.edit(self.title, theirs, summary="a human edit")
-        response = self.client.post(url, {"mode": "replace", "confirm": "1"})
+        response = self.client.post(url, {"mode": "replace", "confirm": "1", "token": token})
+        self.assertEqual(response.status_code, 200, response.content[-1500:])
+        text = self.wiki_text()
+        self.assertIn("Someone else's new paragraph.", text)
+        self.assertIn("made of red stone.<ref>{{cite web |url=" + NEW_URL, text)
+        self.assertGreater(self.server.current_revid(self.title), their_rev)
+
+    def test_an_edit_of_the_same_section_between_preview_and_save_is_reported_and_kept(self):
+        claim = self.claim("It is made of red stone")
+        url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
+        token = self.client.get(url, {"mode": "replace"}).context["proposal"].token
+        theirs = PAGE.replace("It is made of red stone.", "It is made of red sandstone.")
+        their_rev = self.server.edit(self.title, theirs, summary="a human edit")
+        response = self.client.post(url, {"mode": "replace", "confirm": "1", "token": token})
         self.assertContains(response, "edit conflict", status_code=409)
-        self.assertContains(response, "Nothing was saved", status_code=409)
+        self.assertContains(response, "nothing was saved", status_code=409)
+        self.assertContains(response, f"revision {their_rev}", status_code=409)
         self.assertEqual(self.server.current_revid(self.title), their_rev)
         self.assertEqual(self.wiki_text().strip(), theirs.strip())
-        self.assertFalse(AuditEntry.objects.exists())
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.status, entry.revision_id), ("refused", None))
+        self.assertIn("edit conflict", entry.outcome)
 
     def test_the_tag_flow_previews_then_saves_failed_verification(self):
         claim = self.claim("It is made of red stone")
@@ -143,7 +161,9 @@ class WikiEditFlowTests(TestCase):
         self.assertContains(response, "Back to the claim", status_code=502)
         self.assertNotContains(response, "protectedpage)", status_code=502)
         self.assertEqual(self.server.current_revid(self.title), before)
-        self.assertFalse(AuditEntry.objects.exists())
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.status, entry.revision_id), ("failed", None))
+        self.assertIn("protected", entry.outcome)
 
     def test_a_blocked_account_is_refused_in_a_sentence(self):
         name = f"Side blocked bot {uuid.uuid4().hex[:6]}"

@@ -102,8 +102,9 @@ class StyledEditsOnTheWikiTests(CastMixin, TestCase):
         title = self.load("named_ref_reuse.wiki")
         text = self.save(title, "The line was closed", "https://tramhistory.example/vellam/opening/", "add",
                          site_name="Tram History")
-        self.assertIn('opened in 1899.<ref name=":0">{{cite web |url=https://www.tramhistory.example', text)
-        self.assertIn('</ref><ref name=":0" /> The depot', text)
+        # Named as editors name refs (the page's slug), never VisualEditor's ":0".
+        self.assertIn('opened in 1899.<ref name="opening">{{cite web |url=https://www.tramhistory.example', text)
+        self.assertIn('</ref><ref name="opening" /> The depot', text)
         self.assertEqual(text.count("tramhistory.example"), 1)
         entries = re.findall(r'<li id="cite(?:_|&#95;)note-.*?</li>', self.rendered(title), re.S)
         self.assertEqual(sum("tramhistory.example" in entry for entry in entries), 1)

@@ -14,6 +14,17 @@ from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_titl
 from tests.browser_support import BrowserTestCase
 
 WIKI_USER, WIKI_PASSWORD = "Side gadget tester", "gadget-tester-password"
+TWICE = """Margaret studied at Northgate College.<ref name="ngc">{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Notable alumni}}</ref>
+
+== Later life ==
+In 1947 she became the first woman elected to the council.<ref name="ngc"/>
+
+== Legacy ==
+A new user's sentence cites the same page.<ref>{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Alumni again}}</ref>
+
+== References ==
+<references />
+"""
 
 
 class GadgetTestCase(WikiConfigured, BrowserTestCase):
@@ -163,6 +174,27 @@ class GadgetEditorTests(GadgetTestCase):
         self.assertNotIn("failed verification", self.latest()["text"])
         self.screenshot("conflict")
 
+    def test_on_a_page_citing_one_source_twice_the_tag_lands_on_the_claims_own_citation(self):
+        title = fresh_title("Side gadget twice")
+        article = scanned_page(self.server, title, TWICE)
+        claim = judge(Claim.objects.get(article=article, text__startswith="In 1947"))
+        self.wiki_log_in()
+        self.view(title)
+        self.page.click(f".side-editor-marker[data-side-claim='{claim.pk}']")
+        self.page.click(".side-editor-card [data-side-action=tag]")
+        self.page.wait_for_selector(".side-editor-dialog .side-editor-diff")
+        self.assertIn('<ref name="ngc"/>{{failed verification', self.page.inner_text(".side-editor-dialog"))
+        self.screenshot("tag-dialog-cited-twice")
+        with self.page.expect_navigation():
+            self.page.click("[data-side-confirm]")
+        # The reloaded page asks Side editor for its findings and a check: let those answer
+        # before the test's database goes away under them.
+        self.page.wait_for_selector("html[data-side-editor=ready], html[data-side-editor=failed]")
+        self.page.wait_for_load_state("networkidle")
+        text = self.server.admin_site.pages[title].text(cache=False)
+        self.assertRegex(text, r'council\.<ref name="ngc"/>\{\{failed verification\|date=\w+ \d{4}\}\}')
+        self.assertEqual(text.count("failed verification"), 1)
+
     def test_a_logged_in_user_sees_the_actions_the_card_offers(self):
         self.wiki_log_in()
         self.view()
@@ -193,4 +225,6 @@ class SiteGadgetTests(GadgetTestCase):
         judge(Claim.objects.get(article=article, current=True, text__startswith="It is made"))
         ScanJob.objects.filter(pk=job.pk).update(status="done")
         self.page.wait_for_selector(".side-editor-panel:has-text('finished checking revision')", timeout=20_000)
+        # The new revision's findings, not the answer the browser kept from before the check.
+        self.assertIn(f"finished checking revision {self.latest()['revid']}", self.page.inner_text(".side-editor-panel"))
         self.assertEqual(self.page.locator(".side-editor-marker").count(), 1)

@@ -9,9 +9,9 @@ import subprocess
 import uuid
 from datetime import timedelta
 
-from django.db import transaction
 from django.test import Client, override_settings
 
+from harness.faulty_proxy import FaultyProxy
 from sideapp.models import Claim, PatrolCursor, PatrolEdit, PatrolRow, ScanJob, Source, Wiki
 from sideapp.patrol.services import wiki_patrol_set
 from sideapp.patrol.watcher import patrol_poll
@@ -89,14 +89,8 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         cls.bot_rev = cls.user_edit("bot", cls.title("River"), cls.river_text + failing + " " + supporting
                                     + "\n\nBot cleanup.\n", bot=1)
         patrol_poll(wiki_id=cls.row.pk)
-        # A watcher killed mid-read: its transaction never commits, the cursor stays put.
         cls.added_rev = cls.user_edit(alice, cls.title("Revert"), cls.river_text + failing + "\n")
-        try:
-            with transaction.atomic():
-                patrol_poll(wiki_id=cls.row.pk)
-                raise RuntimeError("killed")
-        except RuntimeError:
-            pass
+        cls.killed_mid_read(server)
         cls.doomed_rev = cls.user_edit(alice, cls.title("Doomed"), cls.river_text + failing + "\n")
         cls.poll_in_processes(1)  # a watcher started again, in a fresh process
         doomed = PatrolEdit.objects.filter(revid=cls.doomed_rev).first()
@@ -114,7 +108,49 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         cls.removing_rev = cls.user_edit(bob, cls.title("Lake"), lake.replace(cited(
             "Lake fact number 7 was recorded by the survey of 1807.", f"{cls.base}/nowhere/lake-fact-7.html",
             "Lake fact 7"), "Lake fact number 7 was recorded by the survey of 1807."))
-        cls.poll_in_processes(2)  # two watchers at once
+        cls.two_watchers_at_once(server)
+
+    @classmethod
+    def watcher(cls, proxy: FaultyProxy) -> subprocess.Popen:
+        """`manage.py patrol_poll` in a fresh process, reading the wiki through `proxy`."""
+        command = [str(ROOT / ".venv/bin/python"), str(ROOT / "manage.py"), "patrol_poll", "--wiki", str(cls.row.pk)]
+        return subprocess.Popen(command, env=worker_env(**{**cls.env, "SIDE_WIKI_API_URL": proxy.api_url}), cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    @classmethod
+    def killed_mid_read(cls, server) -> None:
+        """A watcher killed (SIGKILL) while the wiki is answering its read of recent changes:
+        the proxy holds that request, so the kill lands inside the read, cursor row locked."""
+        cursor = PatrolCursor.objects.get(wiki=cls.row)
+        with FaultyProxy(server.base_url) as proxy:
+            proxy.hold("list=recentchanges")
+            watcher = cls.watcher(proxy)
+            proxy.wait_held(1, timeout=120)
+            watcher.kill()
+            watcher.wait(timeout=30)
+        after = PatrolCursor.objects.get(wiki=cls.row)
+        cls.killed = {"signal": -watcher.returncode,
+                      "cursor moved": (after.last_timestamp, after.resume) != (cursor.last_timestamp, cursor.resume),
+                      "taken": PatrolEdit.objects.filter(revid=cls.added_rev).exists()}
+        Wiki.objects.filter(pk=cls.row.pk).update(api_url=server.api_url)
+
+    @classmethod
+    def two_watchers_at_once(cls, server) -> None:
+        """The first watcher's read is held by the proxy while the second starts and ends: they
+        overlap for certain, and the second must leave the wiki to the first."""
+        with FaultyProxy(server.base_url) as proxy:
+            proxy.hold("list=recentchanges")
+            first = cls.watcher(proxy)
+            proxy.wait_held(1, timeout=120)
+            second = cls.watcher(proxy)
+            second_output = second.communicate(timeout=120)
+            cls.overlapped = first.poll() is None and proxy.held == 1
+            proxy.release()
+            first_output = first.communicate(timeout=120)
+        cls.watcher_output = [first_output, second_output]
+        for proc, (out, err) in zip((first, second), cls.watcher_output):
+            assert proc.returncode == 0, err[-3000:]
+        Wiki.objects.filter(pk=cls.row.pk).update(api_url=server.api_url)
 
     @classmethod
     def poll_in_processes(cls, count: int) -> None:
@@ -252,9 +288,16 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         self.assertEqual(set(taken) - {self.doomed_rcid}, on_wiki)
         edits = PatrolEdit.objects.filter(wiki=self.row, bot=False).exclude(kind="log")
         self.assertEqual(ScanJob.objects.filter(kind=ScanJob.Kind.PATROL).count(), edits.count())
-        # Of the two watchers at once, one took the new changes: the other found none left.
-        took = [out for out, _ in self.watcher_output if "0 new changes" not in out and "another watcher" not in out]
-        self.assertEqual(len(took), 1, self.watcher_output)
+        # Of two watchers at once (the first held inside its read while the second ran), the
+        # first took the new changes and the second left the wiki to it.
+        self.assertTrue(self.overlapped)
+        first, second = (out for out, _ in self.watcher_output)
+        self.assertIn("another watcher is reading it", second)
+        self.assertNotIn("0 new changes", first)
+
+    def test_a_watcher_killed_in_the_middle_of_its_read_takes_nothing_and_the_next_read_does(self):
+        self.assertEqual(self.killed, {"signal": 9, "cursor moved": False, "taken": False})
+        self.assertEqual(PatrolEdit.objects.filter(revid=self.added_rev).count(), 1)
 
     def test_a_cursor_older_than_the_wikis_recent_changes_reports_the_missed_changes(self):
         cursor = PatrolCursor.objects.get(wiki=self.row)

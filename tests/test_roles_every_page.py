@@ -18,7 +18,7 @@ ALLOWED = {
     "patrol": {ADMIN, EDITOR}, "patrol_mark": {ADMIN, EDITOR},
     "claim_list": {ADMIN, EDITOR}, "claim_detail": {ADMIN, EDITOR}, "claim_dismiss": {ADMIN, EDITOR},
     "claim_verified": {ADMIN, EDITOR}, "claim_review_undo": {ADMIN, EDITOR},
-    "suggestion_apply": {ADMIN, EDITOR}, "claim_tag": {ADMIN, EDITOR}, "article_report": {ADMIN, EDITOR},
+    "suggestion_apply": {ADMIN, EDITOR}, "claim_tag": {ADMIN, EDITOR}, "claim_archive": {ADMIN, EDITOR}, "article_report": {ADMIN, EDITOR},
     "annotation:annotate": {ADMIN, ANNOTATOR}, "annotation:undo": {ADMIN, ANNOTATOR},
     "annotation:recent": {ADMIN, ANNOTATOR}, "annotation:guidelines": {ADMIN, ANNOTATOR},
     "annotation:full_text": {ADMIN, ANNOTATOR},

@@ -30,6 +30,6 @@ class ScanWorkerTests(TransactionTestCase):
         job = scan_request(wiki=wiki, kind=ScanJob.Kind.CATEGORY, category="Demo articles")
         done = run_burst_worker("scan")
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-        self.assertEqual(job.items.count(), 5)
-        self.assertEqual(scan_progress(job=job)["scan"], {"done": 5, "total": 5, "failed": 0})
+        self.assertEqual(job.items.count(), 6)  # the six demo articles
+        self.assertEqual(scan_progress(job=job)["scan"], {"done": 6, "total": 6, "failed": 0})
         self.assertGreater(django_rq.get_queue("fetch").count, 0)  # the next stage is queued

@@ -14,6 +14,7 @@ from harness.webserver import SourceServer
 from sideapp.claims.suggestions import _answering
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Source, Suggestion, Wiki
 from sideapp.sources.services import source_fetch
+from tests.edits_support import as_scanned
 from tests.users import CastMixin
 from verifier_core.fetch import normalise_url
 from verifier_core.verification import SourceVerdict
@@ -62,6 +63,7 @@ class StaleSuggestionTests(CastMixin, TestCase):
                                           score=0.8, verdict="supported", beats_current=True,
                                           evidence={"passage": text[:120], "start": 0, "end": 120})
             cls.claims.append(claim)
+        as_scanned(revision)  # the fingerprints a scan gives them: an edit finds its claim by them
 
     @classmethod
     def page(cls, name: str, *, days_ago: float) -> Source:

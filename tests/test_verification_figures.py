@@ -34,7 +34,7 @@ class FigureKindTests(SimpleTestCase):
     def test_a_quantity_in_other_units_is_converted(self):
         self.assertEqual(reasons("The tower is 102 ft tall.", "The tower is 31 m tall."), [])
         self.assertEqual(reasons("The tower is 150 ft tall.", "The tower is 31 m tall."),
-                         ["the source gives the length of the tower as 31 m, not 150 ft"])
+                         ["the source gives the tower's height as 31 m, not 150 ft"])
 
     def test_spans_of_time_ten_times_apart_are_of_different_things(self):
         claim = "The keeper served at the harbour light for 11 years before the station closed."
@@ -113,7 +113,7 @@ class RoundingAndMonthTests(SimpleTestCase):
                          ["the source gives the number of Series as 4, not 3"])
         donation = "The studio made a donation worth $2 million to the fund."
         self.assertEqual(reasons("The studio made a donation worth $1.5 million to the fund.", donation),
-                         ["the source gives the amount of the donation as 2 million, not 1.5 million"])
+                         ["the source gives the donation's value as $2 million, not $1.5 million"])
         self.assertEqual(reasons("The studio made a donation worth $2 million to the fund.",
                                  "The studio made a donation worth $1.98 million to the fund."), [])
 
@@ -125,7 +125,7 @@ class RoundingAndMonthTests(SimpleTestCase):
         self.assertEqual(reasons("The quarry is seven miles up the valley.", "The quarry is eleven kilometres up the "
                                  "valley."), [])
         self.assertEqual(reasons("The quarry is nine miles up the valley.", "The quarry is eleven kilometres up the "
-                                 "valley."), ["the source gives the length of the quarry as eleven kilometres, not "
+                                 "valley."), ["the source gives the quarry's distance as eleven kilometres, not "
                                               "nine miles"])
 
     def test_a_day_written_as_an_ordinal_after_its_month_is_a_date(self):

@@ -3,7 +3,9 @@ evidence spread over passages, and a reason, a confidence and parts on every ver
 from __future__ import annotations
 
 from tests.test_verification_scoring import CLAIM, CheckpointTestCase
-from tests.verification_support import SOURCE_HEIGHT_ONLY, SOURCE_OPENING_ONLY, SOURCE_TOWER, SOURCE_UNRELATED, TITLE_TOWER
+from tests.verification_support import (
+    SOURCE_HEIGHT_ONLY, SOURCE_OPENING_ONLY, SOURCE_TOWER, SOURCE_UNRELATED, TITLE_TOWER, fixture_page,
+)
 from verifier_core.verification import ClaimInput, Verdict
 
 # Prose about something else, long enough to push the two facts into different passages.
@@ -36,6 +38,24 @@ class VerdictRuleTests(CheckpointTestCase):
         self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", planted.reason)
         right = self.verifier.score_source(ClaimInput("The Harbour Tower opened to visitors in 1994."), source)
         self.assertNotIn("the source gives", right.reason)
+
+    def test_a_contradicted_figure_is_a_confident_failure_quoting_the_source_s_own_line(self):
+        page = fixture_page("acp-river-arle.html")
+        claim = ClaimInput("Its catchment covers about 410 square kilometres, most of it upland grazing and conifer "
+                           "forest.", title="River Arle")
+        verdict = self.verifier.score_source(claim, page.text, meta=page.meta)
+        self.assertEqual((verdict.verdict, verdict.confidence), (Verdict.NOT_SUPPORTED, "high"))
+        self.assertEqual(verdict.reason, "the source gives the catchment's area as 310 square kilometres, "
+                                         "not 410 square kilometres")
+        self.assertEqual(verdict.evidence.sentences[0],
+                         "The land that drains into the river, its catchment, covers 310 square kilometres.")
+
+    def test_a_figure_of_another_thing_on_the_page_is_no_failure_of_this_claim(self):
+        page = fixture_page("krc-history.html")  # the boathouse was built in 1894
+        verdict = self.verifier.score_source(ClaimInput("The club owns a racing eight built in 1999."), page.text,
+                                             meta=page.meta)
+        self.assertNotIn("the source gives", verdict.reason)
+        self.assertNotEqual(verdict.verdict, Verdict.SUPPORTED)
 
     def test_a_generic_front_page_never_gives_a_confident_verdict_of_support(self):
         deep = self.verifier.score_source(CLAIM, SOURCE_TOWER, url="https://guide.example/towers/harbour-tower")

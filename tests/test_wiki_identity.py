@@ -107,7 +107,7 @@ class WikiIdentityTests(TestCase):
             self.assertEqual(client_for(first).config.api_url, self.again.api_url)
             url = reverse("claim_tag", args=[claim.pk])
             preview = self.client.get(url)
-            saved = self.client.post(url, {"confirm": "1", "started": preview.context["started"]})
+            saved = self.client.post(url, {"confirm": "1", "token": preview.context["proposal"].token})
         self.assertEqual(saved.status_code, 200, saved.content[-1500:])
         self.assertIn("failed verification", self.server.admin_site.pages[self.title].text(cache=False))
         self.assertEqual(Wiki.objects.get().api_url, self.again.api_url)

@@ -6,14 +6,16 @@ from unittest import TestCase
 
 from verifier_core.wikitext import extract
 from verifier_core.wikitext.edits import (
-    CitedRef,
     LocateError,
     NewSource,
+    RefTarget,
     add_citation,
     new_citation,
+    occurrence_target,
     replace_citation,
     tag_failed_verification,
     unified_diff,
+    untag_failed_verification,
 )
 
 SOURCE = NewSource(url="https://example.org/a", title="A page", website="Example",
@@ -28,12 +30,11 @@ Its arches are made of stone.<ref name="smith" /> The viaduct was listed in 1990
 """
 
 
-def cited_for(wikitext: str, claim_start: str) -> tuple[str, CitedRef]:
-    """The claim beginning with `claim_start` and its first citation, as the scan sees them."""
+def target_for(wikitext: str, claim_start: str, position: int = 0) -> RefTarget:
+    """Where the claim beginning with `claim_start` has its citation, as the scan sees it."""
     extraction = extract(wikitext, "Page")
     claim = next(c for c in extraction.claims if c.text.startswith(claim_start))
-    citation = extraction.citations[claim.citation_indices[0]]
-    return claim.text, CitedRef(raw=citation.raw, ref_name=citation.ref_name, kind=citation.kind)
+    return occurrence_target(wikitext, claim.occurrences[position])
 
 
 class NewCitationTests(TestCase):
@@ -51,53 +52,48 @@ class NewCitationTests(TestCase):
 
 class AddCitationTests(TestCase):
     def test_it_adds_the_new_ref_right_after_the_claims_own_use_of_a_reused_ref(self):
-        claim, cited = cited_for(REUSED, "Its arches")
-        change = add_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = add_citation(REUSED, target=target_for(REUSED, "Its arches"), source=SOURCE)
         self.assertIn('stone.<ref name="smith" />' + NEW_REF + " The viaduct", change.new)
         self.assertEqual(change.new.count(NEW_REF), 1)
         self.assertEqual(change.snippet, NEW_REF)
 
     def test_it_tells_apart_several_claims_with_the_same_ref(self):
-        claim, cited = cited_for(REUSED, "The viaduct")
-        change = add_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = add_citation(REUSED, target=target_for(REUSED, "The viaduct"), source=SOURCE)
         self.assertIn("in 1990.<ref name=smith/>" + NEW_REF, change.new)
 
     def test_it_adds_after_a_dead_link_tag_attached_to_the_citation(self):
         text = "Water boils at 100 C.<ref>[https://w.example/ Water]</ref>{{dead link|date=May 2020}} Next.\n"
-        claim, cited = cited_for(text, "Water boils")
-        change = add_citation(text, claim_text=claim, cited=cited, source=SOURCE)
+        change = add_citation(text, target=target_for(text, "Water boils"), source=SOURCE)
         self.assertIn("{{dead link|date=May 2020}}" + NEW_REF + " Next.", change.new)
 
     def test_it_replaces_citation_needed_when_the_claim_has_no_citation(self):
         text = "One fact.<ref>[https://o.example/ O]</ref> A bold claim.{{citation needed|date=May 2020}} Done.\n"
-        change = add_citation(text, claim_text="A bold claim.", cited=None, source=SOURCE)
+        claim = next(c for c in extract(text, "Page").claims if c.needs_citation)
+        change = add_citation(text, target=None, needs_span=claim.needs_citation_span, source=SOURCE)
         self.assertIn("A bold claim." + NEW_REF + " Done.", change.new)
         self.assertNotIn("citation needed", change.new)
 
     def test_it_finds_a_ref_inside_an_infobox_parameter(self):
         text = ("{{Infobox settlement |population = 5,000<ref name=census>{{cite web "
                 "|url=https://c.example/ |title=Census}}</ref> }}\nThe town has 5,000 people.<ref name=census/>\n")
-        change = add_citation(text, claim_text="The town has 5,000 people.",
-                              cited=CitedRef(raw="{{cite web |url=https://c.example/ |title=Census}}",
-                                             ref_name="census"), source=SOURCE)
+        change = add_citation(text, target=target_for(text, "The town has"), source=SOURCE)
         self.assertIn("5,000 people.<ref name=census/>" + NEW_REF, change.new)
 
     def test_it_ignores_a_ref_commented_out(self):
         text = "<!-- Old claim.<ref name=a>x</ref> -->New claim here.<ref name=a>{{cite web|url=https://a.example/}}</ref>\n"
-        change = add_citation(text, claim_text="New claim here.",
-                              cited=CitedRef(raw="x", ref_name="a"), source=SOURCE)
+        change = add_citation(text, target=target_for(text, "New claim"), source=SOURCE)
         self.assertIn("here.<ref name=a>{{cite web|url=https://a.example/}}</ref>" + NEW_REF, change.new)
 
-    def test_it_says_so_when_the_citation_is_gone_from_the_page(self):
-        with self.assertRaisesRegex(LocateError, "no longer in the page"):
-            add_citation("Nothing cited here.\n", claim_text="Nothing cited here.",
-                         cited=CitedRef(raw="x", ref_name="gone"), source=SOURCE)
+    def test_it_says_the_citation_moved_when_the_text_no_longer_holds_it_there(self):
+        target = target_for(REUSED, "Its arches")
+        moved = "A new first sentence. " + REUSED
+        with self.assertRaisesRegex(LocateError, "moved since the check; check this revision"):
+            add_citation(moved, target=target, source=SOURCE)
 
 
 class ReplaceCitationTests(TestCase):
     def test_it_keeps_named_refs_reused_elsewhere_when_replacing_their_definition(self):
-        claim, cited = cited_for(REUSED, "The bridge opened")
-        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = replace_citation(REUSED, target=target_for(REUSED, "The bridge opened"), source=SOURCE)
         self.assertIn("opened in 1931." + NEW_REF + " It carries", change.new)
         # The definition moved to the next use, so both other uses still resolve.
         self.assertIn('stone.<ref name="smith">{{cite web |url=https://s.example/1 |title=Smith}}</ref>',
@@ -109,23 +105,20 @@ class ReplaceCitationTests(TestCase):
         self.assertIn("https://s.example/1", urls)
 
     def test_it_replaces_only_this_use_of_a_reused_ref(self):
-        claim, cited = cited_for(REUSED, "Its arches")
-        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = replace_citation(REUSED, target=target_for(REUSED, "Its arches"), source=SOURCE)
         self.assertIn("stone." + NEW_REF + " The viaduct", change.new)
         self.assertEqual(change.new.count("smith"), 2)
         self.assertIn('1931.<ref name="smith">{{cite web |url=https://s.example/1', change.new)
 
     def test_it_replaces_an_unnamed_ref_whole(self):
-        claim, cited = cited_for(REUSED, "It carries")
-        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = replace_citation(REUSED, target=target_for(REUSED, "It carries"), source=SOURCE)
         self.assertIn("a railway." + NEW_REF + "\n", change.new)
         self.assertNotIn("n.example", change.new)
 
     @staticmethod
     def replace_list_defined(body: str, claim_start: str) -> str:
         text = body + "\n\n== References ==\n<references>\n<ref name=ld>{{cite web |url=https://l.example/ |title=L}}</ref>\n</references>\n"
-        claim, cited = cited_for(text, claim_start)
-        return replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+        return replace_citation(text, target=target_for(text, claim_start), source=SOURCE).new
 
     def test_it_removes_a_list_defined_ref_that_loses_its_only_use(self):
         new = self.replace_list_defined("Only claim here.<ref name=ld/>", "Only claim")
@@ -136,8 +129,7 @@ class ReplaceCitationTests(TestCase):
     def test_it_finds_list_defined_refs_in_reflist_refs_too(self):
         text = ("A claim in prose.<ref name=r1/>\n\n{{reflist|refs=\n"
                 "<ref name=r1>{{cite web |url=https://r.example/ |title={{!}}R}}</ref>\n}}\n")
-        claim, cited = cited_for(text, "A claim")
-        new = replace_citation(text, claim_text=claim, cited=cited, source=SOURCE).new
+        new = replace_citation(text, target=target_for(text, "A claim"), source=SOURCE).new
         self.assertIn("A claim in prose." + NEW_REF, new)
         self.assertNotIn("r.example", new)
         self.assertTrue(new.rstrip().endswith("}}"))
@@ -150,23 +142,20 @@ class ReplaceCitationTests(TestCase):
 
 class TagTests(TestCase):
     def test_it_tags_the_claims_citation_with_the_month(self):
-        claim, cited = cited_for(REUSED, "Its arches")
-        change = tag_failed_verification(REUSED, claim_text=claim, cited=cited, when=date(2026, 11, 23))
+        change = tag_failed_verification(REUSED, target=target_for(REUSED, "Its arches"), when=date(2026, 11, 23))
         self.assertIn('stone.<ref name="smith" />{{failed verification|date=November 2026}} The viaduct',
                       change.new)
         self.assertEqual(change.new.count("failed verification"), 1)
 
     def test_it_refuses_to_tag_twice(self):
         text = "Claim one.<ref>[https://a.example/ A]</ref>{{failed verification|date=May 2020}}\n"
-        claim, cited = cited_for(text, "Claim one")
         with self.assertRaisesRegex(LocateError, "already tagged"):
-            tag_failed_verification(text, claim_text=claim, cited=cited, when=date(2026, 1, 1))
+            tag_failed_verification(text, target=target_for(text, "Claim one"), when=date(2026, 1, 1))
 
 
 class DiffTests(TestCase):
     def test_the_diff_shows_the_changed_line_only(self):
-        claim, cited = cited_for(REUSED, "It carries")
-        change = replace_citation(REUSED, claim_text=claim, cited=cited, source=SOURCE)
+        change = replace_citation(REUSED, target=target_for(REUSED, "It carries"), source=SOURCE)
         diff = unified_diff(change.old, change.new, title="Bridge", context=0)
         self.assertTrue(diff.startswith("--- Bridge (current)\n+++ Bridge (proposed)\n"))
         self.assertEqual([l[0] for l in diff.splitlines()[3:]], ["-", "+"])

@@ -9,7 +9,7 @@ from unittest import TestCase
 
 from verifier_core.wikitext import extract
 from verifier_core.wikitext.diff import diff_lines, word_diff
-from verifier_core.wikitext.edits import CitedRef, NewSource, add_citation, replace_citation
+from verifier_core.wikitext.edits import NewSource, add_citation, occurrence_target, replace_citation
 from verifier_core.wikitext.style import DMY, ISO, MDY, article_citations, format_date
 
 STYLES = Path(__file__).resolve().parent / "fixtures_cite_styles"
@@ -25,9 +25,7 @@ def added_ref(name: str, claim_start: str, source: NewSource) -> str:
     text = page(name)
     extraction = extract(text, "Page")
     claim = next(c for c in extraction.claims if c.text.startswith(claim_start))
-    cited = extraction.citations[claim.citation_indices[0]]
-    return add_citation(text, claim_text=claim.text, source=source,
-                        cited=CitedRef(raw=cited.raw, ref_name=cited.ref_name, kind=cited.kind)).snippet
+    return add_citation(text, target=occurrence_target(text, claim.occurrences[0]), source=source).snippet
 
 
 def new_page(url: str, website: str = "A New Site") -> NewSource:
@@ -79,8 +77,7 @@ class NamedRefReuseTests(TestCase):
         self.assertEqual(ref, '<ref name="vellam-bus" />')
         extraction = extract(text, "Page")
         claim = extraction.claims[0]
-        cited = extraction.citations[claim.citation_indices[0]]
-        new = add_citation(text, claim_text=claim.text, cited=CitedRef(raw=cited.raw), source=source).new
+        new = add_citation(text, target=occurrence_target(text, claim.occurrences[0]), source=source).new
         after = extract(new, "Page")
         self.assertEqual(len(after.citations), len(extraction.citations))
         self.assertEqual(new.count("vellambus.example"), 1)
@@ -89,8 +86,7 @@ class NamedRefReuseTests(TestCase):
         text = page("named_ref_reuse.wiki")
         extraction = extract(text, "Page")
         claim = extraction.claims[0]
-        cited = extraction.citations[claim.citation_indices[0]]
-        change = replace_citation(text, claim_text=claim.text, cited=CitedRef(raw=cited.raw),
+        change = replace_citation(text, target=occurrence_target(text, claim.occurrences[0]),
                                   source=new_page("https://www.vellambus.example/history/1931"))
         self.assertIn('opened in 1899.<ref name="vellam-bus" /> The line', change.new)
         self.assertNotIn("tramhistory.example", change.new)
@@ -100,16 +96,15 @@ class NamedRefReuseTests(TestCase):
                 "Claim here.<ref>{{cite web |url=https://c.example/ |title=C}}</ref>")
         self.assertIsNone(article_citations(text).reuse_for("https://n.example/a"))
 
-    def test_an_unnamed_ref_of_the_same_page_gets_the_next_free_name_and_is_reused(self):
+    def test_an_unnamed_ref_of_the_same_page_gets_a_descriptive_name_and_is_reused(self):
         text = page("named_ref_reuse.wiki").replace('name="vellam-bus"', 'name=":0"')
         extraction = extract(text, "Page")
         claim = next(c for c in extraction.claims if c.text.startswith("The depot"))
-        cited = extraction.citations[claim.citation_indices[0]]
-        change = add_citation(text, claim_text=claim.text, source=new_page("https://tramhistory.example/vellam/opening/"),
-                              cited=CitedRef(raw=cited.raw, ref_name=cited.ref_name))
-        self.assertEqual((change.snippet, change.renamed), ('<ref name=":1" />', '<ref name=":1">'))
-        self.assertIn('opened in 1899.<ref name=":1">{{cite web |url=https://www.tramhistory.example', change.new)
-        self.assertIn('bus garage.<ref name=":0" /><ref name=":1" />', change.new)
+        change = add_citation(text, target=occurrence_target(text, claim.occurrences[0]),
+                              source=new_page("https://tramhistory.example/vellam/opening/"))
+        self.assertEqual((change.snippet, change.renamed), ('<ref name="opening" />', '<ref name="opening">'))
+        self.assertIn('opened in 1899.<ref name="opening">{{cite web |url=https://www.tramhistory.example', change.new)
+        self.assertIn('bus garage.<ref name=":0" /><ref name="opening" />', change.new)
         after = extract(change.new, "Page")
         self.assertEqual(len(after.citations), len(extraction.citations))
         self.assertFalse([w for w in after.warnings if "unresolved" in w])
@@ -126,8 +121,7 @@ class WordDiffTests(TestCase):
         text = page("dmy_cite_web_website.wiki")
         extraction = extract(text, "Page")
         claim = next(c for c in extraction.claims if c.text.startswith("It was built"))
-        cited = extraction.citations[claim.citation_indices[0]]
-        change = add_citation(text, claim_text=claim.text, cited=CitedRef(raw=cited.raw),
+        change = add_citation(text, target=occurrence_target(text, claim.occurrences[0]),
                               source=new_page("https://new.example/a"))
         lines = diff_lines(change.old, change.new, title="Mill")
         removed = [l for l in lines if l.kind == "del"]

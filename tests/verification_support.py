@@ -91,3 +91,13 @@ def shared_checkpoint() -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="verifier-ckpt-"))
     atexit.register(shutil.rmtree, tmp, True)
     return make_checkpoint(tmp / "model")
+
+
+def fixture_page(name: str):
+    """A demo source page (fixtures/sources/pages, written for this project) as the fetcher
+    reads it: title, text and metadata."""
+    from verifier_core.fetch.extract import extract
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "sources" / "pages" / name
+    kind = "pdf" if name.endswith(".pdf") else "text" if name.endswith(".txt") else "html"
+    return extract(kind, path.read_bytes(), "utf-8", f"http://sources.test/pages/{name}")

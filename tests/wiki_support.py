@@ -43,9 +43,9 @@ def item(job: ScanJob, title: str) -> ScanItem:
     return job.items.select_related("article", "revision").get(title=title)
 
 
-def page_for_edits(test, prefix: str, *, protect: bool = False) -> tuple[MediaWikiServer, str]:
-    """A new page (test_edits_wiki.PAGE) on the shared test wiki, protected if asked, then
-    scanned; the browser tests' bot account is the configured one until `test` ends."""
+def page_for_edits(test, prefix: str, *, protect: bool = False, text: str | None = None) -> tuple[MediaWikiServer, str]:
+    """A new page (`text`, else test_edits_wiki.PAGE) on the shared test wiki, protected if
+    asked, then scanned; the browser tests' bot account is the configured one until `test` ends."""
     import uuid
 
     from django.test import override_settings
@@ -55,7 +55,7 @@ def page_for_edits(test, prefix: str, *, protect: bool = False) -> tuple[MediaWi
     server = shared_test_wiki()
     bot_user, bot_password = server.bot_password("Side browser bot", "bot-account-password")
     title = f"{prefix} {uuid.uuid4().hex[:8]}"
-    server.edit(title, PAGE)
+    server.edit(title, text or PAGE)
     if protect:
         server.protect(title)  # which writes a revision of its own: scanned below
     settings = override_settings(SIDE_WIKI_API_URL=server.api_url, SIDE_WIKI_USERNAME=bot_user,

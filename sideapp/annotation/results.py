@@ -161,8 +161,8 @@ def annotators(t: Table) -> list[dict]:
         golds = votes[gold_item[votes] & (t.pref[votes] != SKIP)]
         sides = won[votes][won[votes] >= 0]
         same = max(int(sides.sum()), len(sides) - int(sides.sum())) if len(sides) else 0
-        out.append({"name": names.get(user_id, f"#{user_id}"), "votes": len(votes),
-                    "skips": int(np.sum(t.pref[votes] == SKIP)),
+        skips = int(np.sum(t.pref[votes] == SKIP))
+        out.append({"name": names.get(user_id, f"#{user_id}"), "answers": len(votes) - skips, "skips": skips,
                     "median_seconds": float(np.median(t.seconds[votes])) if len(votes) else None,
                     "gold": st.Share(int(np.sum(t.pref[golds] == t.gold[t.item[golds]])), len(golds)),
                     "same_side": len(sides) >= SAME_SIDE_MIN and same >= SAME_SIDE_SHARE * len(sides)})
@@ -177,6 +177,7 @@ def results() -> dict:
     controls = t.kind[t.item] == KINDS.index(Kind.PASSAGE)
     return {"overall": preference_summary(t.pref[pair_votes]),
             "items": {k.value: int(np.sum(t.kind == n)) for n, k in enumerate(KINDS)}, "votes": len(t.item),
+            "answers": int(np.sum(t.pref != SKIP)), "skips": int(np.sum(t.pref == SKIP)),
             "buckets": buckets(t, pair_votes), "agreement": agreement(t, answers, pairs),
             "evidence": evidence_distribution(t, answers), "position": position_bias(t),
             "control": preference_summary(t.pref[controls]), "calibration": calibration(t, answers, pairs),

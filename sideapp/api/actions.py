@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sideapp.claims.models import Claim, Suggestion
-from sideapp.claims.offers import ADD, REPLACE, TAG, Offer, claim_offers, offer_for
+from sideapp.claims.offers import ADD, ARCHIVE, REPLACE, TAG, Offer, claim_offers, offer_for
 
 
 def card_actions(claim: Claim) -> list[dict]:
@@ -16,6 +16,10 @@ def card_actions(claim: Claim) -> list[dict]:
         return []
     offers = claim_offers(claim)
     actions: list[dict] = [{"action": TAG}] if offers.tag.offered else []
+    if offers.archive is not None and offers.archive.offered:  # the copy as cited, or {{dead link}}
+        copy = offers.archive.link.copy or {}
+        actions.append({"action": ARCHIVE, "kind": "archive_link" if copy.get("url") else "dead_link",
+                        "copy": copy.get("words", ""), "url": copy.get("url", "")})
     for pk, by_action in offers.by_suggestion.items():  # by rank
         if by_action[ADD].offered or by_action[REPLACE].offered:
             actions += [{"action": a, "suggestion": pk} for a in (ADD, REPLACE) if by_action[a].offered]

@@ -9,14 +9,11 @@ from typing import Callable
 
 from sideapp.api.actions import card_actions
 from sideapp.claims.models import Claim, ClaimCitation
-from sideapp.claims.wording import verdict_reason, verdict_words
+from sideapp.claims.places import cited_fields, current_places
+from sideapp.claims.wording import quote_of, verdict_reason, verdict_words
 from sideapp.scans.models import Article
-
-
-def quote_of(evidence: dict | None) -> str:
-    """The evidence sentence, verbatim from the source ("" when there is none)."""
-    sentences = (evidence or {}).get("sentences") or []
-    return str(sentences[0]).strip() if sentences else ""
+from sideapp.templatetags.side import claim_reason
+from verifier_core.verification import Verdict
 
 
 def page_findings(*, article: Article, claims: list[Claim], targets: dict[int, dict],
@@ -32,15 +29,16 @@ def page_findings(*, article: Article, claims: list[Claim], targets: dict[int, d
 
 def claim_finding(claim: Claim, target: dict | None, url: str) -> dict:
     links = list(claim.claim_citations.all())
+    places = current_places(claim)  # read with the claims (sideapp.api.selectors.finding_claims)
     return {
         "id": claim.pk, "text": claim.text,
         "target": target["text"] if target else None,
         "after": target["after"] if target else None,  # id of the footnote marker the claim ends at
         "section": claim.section_path, "verdict": claim.verdict or None, "verdict_words": verdict_words(claim),
         "confidence": claim.confidence or None, "needs_citation": claim.needs_citation,
-        "reason": verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else claim.verify_reason,
+        "reason": claim_reason(claim) or claim.verify_reason,
         "score": claim.score, "quote": quote_of(claim.evidence),
-        "citations": [_citation(link) for link in links],
+        "citations": [_citation(link, places.get(link.citation_id)) for link in links],
         "suggestions": [{"id": s.pk, "url": s.url, "title": s.title, "quote": quote_of(s.evidence),
                          "better": s.beats_current, "verdict": s.verdict or None}
                         for s in claim.suggestions.all()],
@@ -48,29 +46,43 @@ def claim_finding(claim: Claim, target: dict | None, url: str) -> dict:
     }
 
 
-def _citation(link: ClaimCitation) -> dict:
-    citation = link.citation
-    return {"url": citation.url or citation.archive_url, "ref_name": citation.ref_name, "title": citation.title,
-            "verdict": link.verdict or None,
+def _citation(link: ClaimCitation, place: dict | None = None) -> dict:
+    """A citation with its own judgement, from its own source (never the claim's), named as
+    the claim's own ref names it (`place`: a page cited twice is two refs)."""
+    cited = cited_fields(link.citation, place)
+    return {"url": cited["url"] or cited["archive_url"], "ref_name": cited["ref_name"] or place and place.get("name") or "",
+            "title": cited["title"], "written": cited["written"], "tags": cited["tags"],
+            "verdict": link.verdict or None, "confidence": link.confidence or None,
             "reason": verdict_reason(link.verdict, link.reason) if link.verdict else link.reason,
-            "quote": quote_of(link.evidence)}
+            "quote": quote_of(link.evidence), **archive_state(link)}
+
+
+def archive_state(link: ClaimCitation) -> dict:
+    """What became of the cited page and which copy the verdict read (docs/archives.md)."""
+    copy = link.copy or {}
+    archived = {"url": copy["url"], "timestamp": copy.get("timestamp", ""), "words": copy.get("words", "")} \
+        if copy.get("read") == "copy" and copy.get("url") else None
+    return {"page_state": link.page_state or None, "read": copy.get("words") or None, "archive": archived}
 
 
 def edit_check_cards(links: list[ClaimCitation], targets: dict[int, dict]) -> list[dict]:
     """MediaWiki Edit Check's source-verification contract: one card per failing citation
-    whose claim is found in the rendered page, the target followed there by exactly `url`."""
+    whose claim is found in the rendered page, the target followed there by exactly `url`;
+    none for a claim its citations support together (another source carries it)."""
     cards = []
     for link in links:
         target = targets.get(link.claim_id)
-        if target is None:
+        if target is None or link.claim.verdict == Verdict.SUPPORTED:
             continue
         citation = link.citation
+        cited = cited_fields(citation, current_places(link.claim).get(citation.pk))  # the claim's own ref
         cards.append({
             "suggestion_id": f"side-{link.claim_id}-{citation.pk}",
             "target": target["text"],
             "url": [u for u in target["urls"] if u],
-            "title": citation.title or citation.url,
+            "title": cited["title"] or cited["url"],
             "quote": quote_of(link.evidence),
             "comments": verdict_reason(link.verdict, link.reason),
+            **archive_state(link),
         })
     return cards

@@ -11,16 +11,21 @@ An endpoint opts in with one decorator::
 The decorator answers the preflight (OPTIONS) itself, turns ApiError (and anything
 unexpected) into `{"error": sentence, "code": ...}`, and adds `Access-Control-Allow-Origin`
 only for the origin of a wiki Side editor knows by its identity (Wiki.server, plus
-SIDE_API_EXTRA_ORIGINS): echoed, never `*`, never with credentials.
+SIDE_API_EXTRA_ORIGINS): echoed, never `*`, never with credentials. Every bad input is
+a 4xx in words: a query parameter with a control character (400, naming it), a body past
+SIDE_API_MAX_BODY (413, never parsed), a body that is not a JSON object (400).
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import re
 from functools import wraps
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
@@ -53,15 +58,115 @@ def json_error(status: int, message: str, *, code: str, headers: dict | None = N
     return response
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+BIGINT = 2**63 - 1  # the largest id PostgreSQL holds
+
+
 def json_body(request) -> dict:
-    """The request's JSON object; ApiError 400 in words when it is not one."""
+    """The request's JSON object; ApiError 413 past SIDE_API_MAX_BODY (judged by its
+    Content-Length before anything is kept, the body drained unparsed, then by what is
+    read), 400 in words when it is not a JSON object."""
+    limit = settings.SIDE_API_MAX_BODY
+    too_big = ApiError(413, f"The request body is larger than {limit} bytes.", code="too_large")
     try:
-        data = json.loads(request.body.decode("utf-8") or "null")
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ApiError(400, f"The request body is not valid JSON ({exc}).", code="bad_json") from exc
+        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
+            _drain(request)
+            raise too_big
+        raw = request.read(limit + 1)
+    except RequestDataTooBig as exc:
+        raise too_big from exc
+    except ValueError as exc:
+        raise ApiError(400, "The Content-Length header is not a number.", code="bad_request") from exc
+    if len(raw) > limit:
+        raise too_big
+    try:
+        data = json.loads(raw.decode("utf-8") or "null")
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ApiError(400, f"The request body is not valid JSON ({str(exc)[:200]}).", code="bad_json") from exc
     if not isinstance(data, dict):
         raise ApiError(400, "The request body must be a JSON object.", code="bad_json")
     return data
+
+
+DRAIN_CAP = 64 * 1024 * 1024  # beyond this a proxy's own limit should answer first
+
+
+def _drain(request) -> None:
+    """Read and drop an oversized body before answering 413: a proxy in front (nginx) still
+    sending it would otherwise see the connection close and answer 502 in HTML instead."""
+    read = 0
+    while read < DRAIN_CAP:
+        chunk = request.read(64 * 1024)
+        if not chunk:
+            return
+        read += len(chunk)
+
+
+def whole_number(value, name: str, *, code: str = "bad_parameter") -> int:
+    """`value` as an id: a JSON integer or a string of digits, 1 to 2^63-1; ApiError 400
+    naming the field otherwise."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= BIGINT:
+        shown = str(value)[:40] if isinstance(value, (str, int, float)) else type(value).__name__
+        raise ApiError(400, f"{name} must be a whole number above 0, not {shown!r}.", code=code)
+    return value
+
+
+def text_field(value, name: str, *, max_bytes: int) -> str:
+    """`value` as a string of at most `max_bytes` bytes without control characters;
+    ApiError 400 naming the field otherwise."""
+    if not isinstance(value, str):
+        raise ApiError(400, f"{name} must be a string, not {type(value).__name__}.", code="bad_parameter")
+    if CONTROL.search(value):
+        raise ApiError(400, f"{name} holds a control character.", code="bad_parameter")
+    if len(value.encode("utf-8")) > max_bytes:
+        raise ApiError(400, f"{name} is longer than {max_bytes} bytes.", code="bad_parameter")
+    return value
+
+
+def client_address(request) -> str:
+    """The client's address for per-client limits: REMOTE_ADDR, unless it is one of
+    SIDE_TRUSTED_PROXIES; then the right-most X-Forwarded-For address that is not a trusted
+    proxy (each proxy appends the address it saw, so only a trusted one can say who the
+    client is; what a client writes there itself is further left and never read)."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    if not _trusted(remote):
+        return remote
+    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop):
+            return hop if _address(hop) else remote
+    return hops[0] if hops and _address(hops[0]) else remote
+
+
+def _address(value: str):
+    try:
+        return ipaddress.ip_address(value)
+    except ValueError:
+        return None
+
+
+def _trusted(value: str) -> bool:
+    address = _address(value)
+    return address is not None and any(address in network for network in _trusted_networks())
+
+
+_networks: dict[tuple, list] = {}
+
+
+def _trusted_networks() -> list:
+    key = tuple(settings.SIDE_TRUSTED_PROXIES)
+    if key not in _networks:
+        _networks[key] = [ipaddress.ip_network(n, strict=False) for n in key]
+    return _networks[key]
+
+
+def not_modified(request, etag: str) -> bool:
+    """Whether the client's If-None-Match names `etag` (or is `*`)."""
+    asked = request.headers.get("If-None-Match", "")
+    tags = {t.strip().removeprefix("W/") for t in asked.split(",")}
+    return "*" in tags or etag.removeprefix("W/") in tags
 
 
 def wiki_origins() -> set[str]:
@@ -90,6 +195,9 @@ def public_api(*, methods: tuple[str, ...]):
             elif request.method not in methods:
                 response = json_error(405, f"This address answers {' and '.join(methods)} only.",
                                       code="method_not_allowed", headers={"Allow": ", ".join(methods)})
+            elif (bad := _bad_parameter(request)) is not None:
+                response = json_error(400, f"The parameter {bad[:60]!r} holds a control character.",
+                                      code="bad_parameter")
             else:
                 response = _answer(view, _without_cookies(request), args, kwargs)
             _cors(response, allowed, methods)
@@ -98,6 +206,15 @@ def public_api(*, methods: tuple[str, ...]):
         return wrapper
 
     return decorator
+
+
+def _bad_parameter(request) -> str | None:
+    """The first query parameter whose name or value holds a control character (no endpoint
+    takes one, and PostgreSQL refuses NUL in text)."""
+    for name, values in request.GET.lists():
+        if CONTROL.search(name) or any(CONTROL.search(v) for v in values):
+            return CONTROL.sub("?", name)
+    return None
 
 
 def _answer(view, request, args, kwargs) -> HttpResponse:

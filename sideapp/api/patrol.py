@@ -28,7 +28,10 @@ def patrol(request):
 def _since(value: str):
     if not value:
         return None
-    moment = parse_datetime(value)
+    try:
+        moment = parse_datetime(value)
+    except ValueError:  # well formed but no such time (month 13)
+        moment = None
     if moment is None or moment.tzinfo is None:
         raise ApiError(400, f"since must be an ISO 8601 time with its zone (2026-01-31T12:00:00Z), "
                        f"not {value[:40]!r}.", code="bad_parameter")

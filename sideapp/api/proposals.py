@@ -5,17 +5,18 @@ from __future__ import annotations
 from datetime import timezone
 
 from sideapp.api.actions import card_offer
+from sideapp.api.diffs import diff_json
 from sideapp.api.http import ApiError
 from sideapp.claims.models import Claim, Suggestion
-from sideapp.edits.services import ADD, REPLACE, TAG, EditUnavailable, edit_propose
-from verifier_core.wikitext.sections import section_change
+from sideapp.edits.services import ADD, ARCHIVE, REPLACE, TAG, EditProposal, EditUnavailable, edit_propose
 
-ACTIONS = (TAG, ADD, REPLACE)
+ACTIONS = (TAG, ADD, REPLACE, ARCHIVE)
 
 
 def claim_proposal(*, claim: Claim, action: str, suggestion: Suggestion | None) -> dict:
-    """{title, section, base_revision, base_timestamp, text, old_text, summary, diff}; an
-    ApiError in words when the card does not offer this action or it cannot be built."""
+    """{title, section, base_revision, base_timestamp, text, old_text, summary, diff, ...}
+    (`proposal_data`); an ApiError in words when the card does not offer this action or it
+    cannot be built."""
     if not claim.current:
         raise ApiError(409, "This claim is not in the article's current scanned revision; "
                             "reload the page to see Side editor's findings for it.", code="not_current")
@@ -28,12 +29,20 @@ def claim_proposal(*, claim: Claim, action: str, suggestion: Suggestion | None) 
         proposal = edit_propose(claim=claim, mode=action, suggestion=suggestion)
     except EditUnavailable as exc:
         raise ApiError(409, str(exc), code="unavailable") from exc
-    revision = claim.article.current_revision
-    section = section_change(proposal.change.old, proposal.change.new, claim.section_number)
-    stamp = revision.timestamp
+    return {"claim": claim.pk, "action": action, **proposal_data(proposal),
+            "diff_lines": diff_json(proposal.section.old, proposal.section.new, title=proposal.title)}
+
+
+def proposal_data(proposal: EditProposal) -> dict:
+    """The proposal as data (the API's and `propose_edit`'s shared fields): the section's
+    wikitext before (`old_text`) and after (`text`), the occurrence it acts on in
+    `old_text` (`target_ref`), the revision it is built on and the token its save takes."""
+    stamp = proposal.base.timestamp
     return {
-        "claim": claim.pk, "action": action, "title": proposal.title, "section": section.number,
-        "base_revision": proposal.base_rev_id,
+        "claim_id": proposal.claim.pk, "title": proposal.title, "section": proposal.section.number,
+        "section_name": proposal.section_name, "base_revision": proposal.base_rev_id,
         "base_timestamp": stamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if stamp else None,
-        "text": section.new, "old_text": section.old, "summary": proposal.summary, "diff": proposal.diff,
+        "checked_revision": proposal.claim.article.current_revision.rev_id,
+        "old_text": proposal.section.old, "text": proposal.section.new, "summary": proposal.summary,
+        "diff": proposal.diff, "target_ref": proposal.target_in_section(), "token": proposal.token,
     }

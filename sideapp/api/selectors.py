@@ -2,9 +2,10 @@
 revision that have something to say, the failing citations Edit Check asks for."""
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
-from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.places import places_prefetch
+from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
 from verifier_core.verification import Verdict
@@ -17,11 +18,13 @@ def known_wiki(wiki_id: str) -> Wiki | None:
 
 
 def page_article(*, wiki_id: str, page_id: int | None = None, title: str = "") -> Article | None:
-    """The scanned article of a wiki page, by page id or title ("Foo_bar" = "Foo bar")."""
+    """The scanned article of a wiki page, by page id (its row follows moves) or title
+("Foo_bar" = "Foo bar"; of two rows with one title, the page's own: sideapp.scans.pages)."""
     articles = Article.objects.select_related("wiki", "current_revision").filter(wiki__wikiid=wiki_id)
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
-    return articles.filter(title=title_form(title)).order_by("pk").first() if title else None
+    page_first = (F("deleted_at").asc(nulls_first=True), "-titled_at", "-pk")
+    return articles.filter(title=title_form(title)).order_by(*page_first).first() if title else None
 
 
 def title_form(title: str) -> str:
@@ -36,16 +39,17 @@ def checkable(claims: QuerySet[Claim]) -> QuerySet[Claim]:
 
 
 def finding_claims(article: Article) -> list[Claim]:
-    """The claims of the article's current scanned revision with something to say, in
-    article order: a verdict that is flagged or needs a look, or a claim that needs a source
-    and has a suggestion for it. Citations and suggestions come along (two more queries)."""
-    suggested = Exists(Suggestion.objects.filter(claim=OuterRef("pk")))
-    said = (Q(verdict__gt="") & (Q(flagged=True) | Q(needs_look=True))) | (Q(needs_citation=True) & suggested)
+    """The claims of the article's current scanned revision that were checked, in article
+    order: every verdict (the gadget hides the supported ones until a reader asks for all
+    checks) and every claim that needs a source. Citations and suggestions come along (two
+    more queries)."""
+    said = Q(verdict__gt="") | Q(needs_citation=True)
     links = with_sources(ClaimCitation.objects.order_by("position"))
     claims = (checkable(Claim.objects.filter(revision_claims__revision=article.current_revision_id))
               .filter(said).order_by("revision_claims__position")
               .prefetch_related(Prefetch("claim_citations", queryset=links),
-                                Prefetch("suggestions", queryset=suggestions_with_sources())))
+                                Prefetch("suggestions", queryset=suggestions_with_sources()),
+                                places_prefetch(article.current_revision_id)))
     return list(claims)
 
 
@@ -56,7 +60,7 @@ def failing_citations(article: Article) -> list[ClaimCitation]:
     return list(ClaimCitation.objects
                 .filter(claim__in=claims, claim__revision_claims__revision=article.current_revision_id,
                         verdict=Verdict.NOT_SUPPORTED, confidence=HIGH)
-                .select_related("citation", "claim")
+                .select_related("citation", "claim__article")
                 .order_by("claim__revision_claims__position", "position"))
 
 
@@ -72,12 +76,19 @@ def cited_claims(article: Article) -> list[tuple[int, str, list[str]]]:
     return [(pk, text, urls) for pk, (text, urls) in claims.items()]
 
 
-def pending_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
-    """A running scan that has yet to read this page, so it will read its current revision (a
-    request for the page joins it; one that has read the page already may have read an older
-    revision)."""
-    return (ScanJob.objects.filter(wiki=wiki, status__in=ScanJob.OPEN, items__title=title,
-                                   items__status__in=ScanItem.UNFINISHED)
+def tagged_claims(article: Article) -> list[tuple[int, str]]:
+    """(claim id, text) of every claim of the current scanned revision that needs a source
+    (tagged {{citation needed}}, no citation), in article order: placed by its words."""
+    return list(Claim.objects.filter(revision_claims__revision=article.current_revision_id, needs_citation=True)
+                .order_by("revision_claims__position").values_list("pk", "text"))
+
+
+def pending_scan(*, wiki: Wiki | int, title: str, page_id: int | None = None) -> ScanJob | None:
+    """A running scan that has yet to read this page (by title, or by page id: it may have
+    moved), so it will read its current revision (a request for the page joins it; one that
+    has read the page already may have read an older revision)."""
+    page = Q(items__title=title) | (Q(items__page_id=page_id) if page_id else Q())
+    return (ScanJob.objects.filter(page, wiki=wiki, status__in=ScanJob.OPEN, items__status__in=ScanItem.UNFINISHED)
             .order_by("pk").first())
 
 
@@ -85,6 +96,14 @@ def latest_scan(*, wiki: Wiki | int, title: str) -> ScanJob | None:
     """The newest scan that read this page, running or ended: a page's claims change only
     through one, so its id tells whether a kept answer still holds."""
     return ScanJob.objects.filter(wiki=wiki, items__title=title).order_by("-pk").first()
+
+
+def page_latest_scan(article: Article) -> ScanJob | None:
+    """latest_scan of the page by its row (under any title it had) or its present title."""
+    page = Q(items__article=article) | Q(items__title=article.title)
+    if article.page_id:
+        page |= Q(items__page_id=article.page_id)
+    return ScanJob.objects.filter(page, wiki=article.wiki_id).order_by("-pk").first()
 
 
 def api_scan(pk: int) -> ScanJob:

@@ -2,19 +2,20 @@
 
 The wiki renders the revision once (`action=parse`); every claim with citations is located
 there (verifier_core.wikitext.rendered) and the answer is kept in Redis for that revision, so
-the findings and Edit Check answers never wait on the wiki again for it.
+the findings and Edit Check answers never wait on the wiki again for it. A claim that needs a
+source is placed by its words before its `{{citation needed}}` tag (no footnote: `after` null).
 """
 from __future__ import annotations
 
 import logging
 
 from sideapp.api import cache
-from sideapp.api.selectors import cited_claims
+from sideapp.api.selectors import cited_claims, tagged_claims
 from sideapp.scans.models import Article
 from sideapp.scans.wikiapi import WikiError
 from sideapp.scans.wikis import client_for
 from verifier_core.fetch import normalise_url
-from verifier_core.wikitext.rendered import claim_target, rendered_page
+from verifier_core.wikitext.rendered import claim_target, rendered_page, tagged_target
 
 log = logging.getLogger(__name__)
 KEEP_SECONDS = 30 * 86400  # a revision's rendering does not change; the key only saves space
@@ -26,7 +27,7 @@ def article_targets(article: Article) -> dict[int, dict] | None:
     revision = article.current_revision
     if revision is None:
         return {}
-    key = f"side:api:targets:{revision.pk}"
+    key = f"side:api:targets:v2:{revision.pk}"  # v2: claims that need a source too
     kept = cache.cached_json(key)
     if kept is not None:
         return {int(pk): target for pk, target in kept.items()}
@@ -35,13 +36,15 @@ def article_targets(article: Article) -> dict[int, dict] | None:
     except WikiError as exc:
         log.warning("could not render %s revision %s: %s", article, revision.rev_id, exc)
         return None
-    targets = locate(html, cited_claims(article))
+    targets = locate(html, cited_claims(article), tagged_claims(article))
     cache.keep_json(key, targets, seconds=KEEP_SECONDS)
     return targets
 
 
-def locate(html: str, claims: list[tuple[int, str, list[str]]]) -> dict[int, dict]:
-    """Each (claim id, text, cited URLs) found in the rendered HTML, in article order."""
+def locate(html: str, claims: list[tuple[int, str, list[str]]],
+           tagged: list[tuple[int, str]] = ()) -> dict[int, dict]:
+    """Each (claim id, text, cited URLs) found in the rendered HTML, in article order, and
+    each (claim id, text) of a claim that needs a source, found before its tag."""
     page = rendered_page(html)
     found: dict[int, dict] = {}
     used: set[str] = set()
@@ -51,5 +54,12 @@ def locate(html: str, claims: list[tuple[int, str, list[str]]]) -> dict[int, dic
             used.add(target.after)
             found[pk] = {"text": target.text, "after": target.after, "urls": list(target.urls),
                          "whole": target.whole}
+    tags: set[int] = set()
+    for pk, text in tagged:
+        placed = tagged_target(page, text=text, used=tags)
+        if placed is not None:
+            index, target = placed
+            tags.add(index)
+            found[pk] = {"text": target.text, "after": None, "urls": [], "whole": target.whole}
     return found
 

@@ -10,19 +10,25 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import prefetch_related_objects
+from django.http import HttpResponse
 from django.urls import reverse
 
 from sideapp.api import cache, selectors
 from sideapp.api.findings import edit_check_cards, page_findings
-from sideapp.api.http import ApiError, json_answer, json_body, public_api
+from sideapp.api.http import (
+    BIGINT, ApiError, client_address, json_answer, json_body, not_modified, public_api, text_field, whole_number,
+)
+from sideapp.api.pages import page_to_scan
 from sideapp.api.proposals import ACTIONS, claim_proposal
 from sideapp.api.services import page_scan_ask
 from sideapp.api.targets import article_targets
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.edits.selectors import claim_for_edit
 from sideapp.pipeline.stages import scan_progress
-from sideapp.scans.models import Article, ScanJob, Wiki
+from sideapp.scans.models import Article, ScanJob
+from sideapp.scans.pages import article_rename
 from sideapp.scans.wikiapi import PageMissing, WikiError
+from sideapp.scans.wikipages import latest_of_page
 from sideapp.scans.wikis import client_for
 
 LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
@@ -33,33 +39,48 @@ KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a
 def findings(request):
     wiki_id = request.GET.get("wiki_id", "")
     page_id = _number(request.GET.get("page_id"), "page_id")
-    article = _article(wiki_id, page_id, request.GET.get("title", ""))
+    article = _article(wiki_id, page_id, _title(request.GET.get("title", ""), required=False))
     viewed = _number(request.GET.get("revision"), "revision")
-    last = selectors.latest_scan(wiki=article.wiki_id, title=article.title)
+    last = selectors.page_latest_scan(article)
     scan = last if last is not None and last.is_open else None
+    stale = _stale(article, viewed)
     # Kept per scanned revision and latest scan while no check of the page runs: claims
-    # change only through a scan, and a new one makes a new key.
+    # change only through a scan, and a new one makes a new key (and a new ETag).
     key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
+    moved = int(article.titled_at.timestamp()) if article.titled_at else 0  # a move renames a kept answer
+    etag = None if scan else f'"r{article.current_revision_id}-s{last.pk if last else 0}-t{moved}-{_word(stale)}"'
+    if etag and not_modified(request, etag):
+        return _not_modified(etag)
     answer = None if scan else cache.cached_json(key)
     if answer is None:
         targets = article_targets(article)  # None: the wiki did not render it; asked again next time
         answer = page_findings(article=article, claims=selectors.finding_claims(article), targets=targets or {},
                                claim_url=lambda pk: _url(request, "claim_detail", pk))
-        if scan is None and targets is not None:
+        if targets is None:
+            etag = None  # an answer without places: not one to revalidate
+        elif scan is None:
             cache.keep_json(key, answer, seconds=KEEP_FINDINGS)
-    answer |= {"stale": _stale(article, viewed),
-               "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
-    return json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
+    answer |= {"title": article.title,  # the page's present title: it may have moved since the answer was kept
+               "stale": stale, "scan": _url(request, "api_scan_status", scan.pk) if scan else None}
+    response = json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
+    if etag:
+        response["ETag"] = etag
+    return response
 
 
 @public_api(methods=("POST",))
 def edit_check_predict(request):
-    data = json_body(request)  # malformed JSON: a 400 in words
-    page_id = data.get("page_id")
-    if not isinstance(data.get("wiki_id"), str) or not isinstance(page_id, int) or isinstance(page_id, bool):
+    data = json_body(request)  # malformed JSON: a 400 in words; too large: 413
+    wiki_id, page_id = data.get("wiki_id"), data.get("page_id")
+    try:
+        wiki_id = text_field(wiki_id, "wiki_id", max_bytes=100)
+        page_id = whole_number(page_id, "page_id") if not isinstance(page_id, str) else None
+    except ApiError:
+        page_id = None
+    if page_id is None:
         return json_answer([])  # Edit Check's contract: nothing to say, never an error page
-    article = selectors.page_article(wiki_id=data["wiki_id"], page_id=page_id)
-    if article is None or article.current_revision is None:
+    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id)
+    if article is None or article.current_revision is None or article.deleted_at is not None:
         return json_answer([])
     targets = article_targets(article)
     if not targets:
@@ -73,7 +94,7 @@ def claim_proposal_view(request, pk: int):
     if action not in ACTIONS:
         raise ApiError(400, f"action must be one of {', '.join(ACTIONS)}.", code="bad_action")
     try:
-        claim = claim_for_edit(pk)
+        claim = claim_for_edit(_id(pk))
     except Claim.DoesNotExist as exc:
         raise ApiError(404, f"Side editor has no claim {pk}.", code="unknown_claim") from exc
     claim = _with_suggestions(claim)
@@ -84,17 +105,17 @@ def claim_proposal_view(request, pk: int):
 @public_api(methods=("POST",))
 def scan_ask(request):
     # Counted before anything else: every request costs the limit, a malformed one too.
-    hits, left = cache.window_count(f"side:api:scan-rate:{request.META.get('REMOTE_ADDR', '')}",
+    hits, left = cache.window_count(f"side:api:scan-rate:{client_address(request)}",
                                     window=settings.SIDE_API_SCAN_WINDOW)
     if hits > settings.SIDE_API_SCAN_LIMIT:
         raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
                        code="rate_limited", headers={"Retry-After": str(left)})
     data = json_body(request)
-    wiki = selectors.known_wiki(str(data.get("wiki_id") or ""))
+    wiki = selectors.known_wiki(text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
     if wiki is None:
         raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
-    title = _title_to_scan(wiki, data)
-    job, created = page_scan_ask(wiki=wiki, title=title)
+    title, page_id = page_to_scan(wiki, data)
+    job, created = page_scan_ask(wiki=wiki, title=title, page_id=page_id)
     url = _url(request, "api_scan_status", job.pk)
     response = json_answer({"job": job.pk, "url": url, "title": title, "status": job.status, "joined": not created},
                            status=202)
@@ -105,7 +126,7 @@ def scan_ask(request):
 @public_api(methods=("GET",))
 def scan_status(request, pk: int):
     try:
-        job = selectors.api_scan(pk)
+        job = selectors.api_scan(_id(pk))
     except ScanJob.DoesNotExist as exc:
         raise ApiError(404, f"Side editor has no check {pk}.", code="unknown_scan") from exc
     item = job.items.select_related("revision").first()
@@ -119,13 +140,35 @@ def scan_status(request, pk: int):
 
 # --- helpers ------------------------------------------------------------------------
 
+def _id(pk: int) -> int:
+    """A path's id; past PostgreSQL's ids (an int the address takes but no row can have), 0."""
+    return pk if 0 < pk <= BIGINT else 0
+
+
 def _number(value: str | None, name: str) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError) as exc:
-        raise ApiError(400, f"{name} must be a whole number, not {str(value)[:40]!r}.", code="bad_parameter") from exc
+    return None if value in (None, "") else whole_number(value, name)
+
+
+def _title(value, *, required: bool = True) -> str:
+    """A page title as given: a string of at most 255 bytes (MediaWiki's limit) without
+    control characters; ApiError 400 in words otherwise."""
+    if value is None or (isinstance(value, str) and not value.strip() and not required):
+        return ""
+    title = text_field(value, "title", max_bytes=255)
+    if required and not title.strip():
+        raise ApiError(400, "title is empty.", code="bad_parameter")
+    return title
+
+
+def _word(value: bool | None) -> str:
+    return {True: "stale", False: "current", None: "unknown"}[value]
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    response = HttpResponse(status=304)
+    response["ETag"] = etag
+    response["Cache-Control"] = f"public, max-age={settings.SIDE_API_FINDINGS_MAX_AGE}"
+    return response
 
 
 def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
@@ -134,6 +177,8 @@ def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
     if selectors.known_wiki(wiki_id) is None:
         raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
     article = selectors.page_article(wiki_id=wiki_id, page_id=page_id, title=title)
+    if article is not None and article.deleted_at is not None:
+        raise ApiError(404, "This page was deleted on the wiki.", code="deleted")
     if article is None or article.current_revision is None:
         raise ApiError(404, "Side editor has not checked this page yet.", code="not_scanned")
     return article
@@ -141,7 +186,8 @@ def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
 
 def _stale(article: Article, viewed: int | None) -> bool | None:
     """Whether the wiki has a newer revision than the scanned one: the viewed revision when
-    the page says which it is, else the wiki's latest (asked at most once a minute)."""
+    the page says which it is, else the wiki's latest of the page id (asked at most once a
+    minute; a page found under a new title is renamed: it moved)."""
     scanned = article.current_revision.rev_id
     if viewed is not None:
         return viewed > scanned
@@ -149,33 +195,20 @@ def _stale(article: Article, viewed: int | None) -> bool | None:
     latest = cache.cached_json(key)
     if latest is None:
         try:
-            latest = client_for(article.wiki, interactive=True).latest_revision(article.title)[0]
+            client = client_for(article.wiki, interactive=True)
+            if article.page_id:
+                latest, title = latest_of_page(client, article.page_id)
+                if title != article.title:
+                    article_rename(article=article, title=title, reason=f"the wiki names page {article.page_id} "
+                                                                        f"{title} now")
+            else:
+                latest = client.latest_revision(article.title)[0]
         except PageMissing as exc:
             raise ApiError(404, "This page no longer exists on the wiki.", code="deleted") from exc
         except WikiError:
             return None  # unknown: the wiki did not answer
         cache.keep_json(key, latest, seconds=LATEST_SECONDS)
     return latest > scanned
-
-
-def _title_to_scan(wiki: Wiki, data: dict) -> str:
-    page_id, title = data.get("page_id"), data.get("title")
-    if isinstance(title, str) and title.strip():
-        return selectors.title_form(title)
-    if not isinstance(page_id, int) or isinstance(page_id, bool):
-        raise ApiError(400, "Name the page to check: page_id (a number) or title.", code="bad_parameter")
-    article = selectors.page_article(wiki_id=wiki.wikiid, page_id=page_id)
-    if article is not None:
-        return article.title
-    try:
-        title, namespace = client_for(wiki, interactive=True).page_title(page_id)
-    except PageMissing as exc:
-        raise ApiError(404, f"{wiki} has no page with id {page_id}.", code="unknown_page") from exc
-    except WikiError as exc:
-        raise ApiError(502, f"The wiki did not answer: {exc}", code="wiki_unavailable") from exc
-    if namespace != 0:
-        raise ApiError(400, "Side editor checks articles only.", code="not_an_article")
-    return title
 
 
 def _with_suggestions(claim: Claim) -> Claim:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Cast, Upper
@@ -117,6 +118,17 @@ class Claim(models.Model):
     # Held by its article's current revision (RevisionClaim says so too; this copy lets the
     # editors' list walk an index instead of joining every revision). Kept by claims_mark_current.
     current = models.BooleanField(default=False)
+    # The wiki revision in which its citation was first seen tagged {{failed verification}}
+    # on the wiki (null: not tagged): such a claim leaves the flagged list for "Tagged".
+    tagged_revision = models.BigIntegerField(null=True, blank=True)
+    # The words the editors' search reads (sideapp.claims.search): the claim, then its section
+    # path, then the rest of its sentence, by weight. Kept by PostgreSQL (a stored generated
+    # column), so a search reads and ranks stored vectors instead of parsing every match.
+    search = models.GeneratedField(
+        expression=(SearchVector("text", config="english", weight="A")
+                    + SearchVector(Cast("section", models.TextField()), config="english", weight="B")
+                    + SearchVector("sentence_rest", config="english", weight="C")),
+        output_field=SearchVectorField(), db_persist=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "fingerprint"], name="claim_unique_fp")]
@@ -138,11 +150,10 @@ class Claim(models.Model):
             # "Newest scan first": revision ids grow with their scan time.
             models.Index(F("last_revision_id").desc(), F("score").asc(nulls_first=True), F("id").asc(),
                          name="claim_current_newest", condition=Q(current=True)),
-            # Search over claim text and the section filter (icontains is UPPER(x) LIKE ...):
-            # trigram indexes; ANALYZE's statistics on their expressions also tell the
-            # planner how many rows a word matches.
-            GinIndex(OpClass(Upper("text"), name="gin_trgm_ops"), name="claim_text_trgm"),
-            GinIndex(OpClass(Upper("sentence_rest"), name="gin_trgm_ops"), name="claim_rest_trgm"),
+            # The editors' search (full text) and the section filter (icontains is UPPER(x)
+            # LIKE ...: a trigram index; ANALYZE's statistics on its expression also tell the
+            # planner how many rows a word matches).
+            GinIndex("search", name="claim_search_current", condition=Q(current=True)),
             GinIndex(OpClass(Upper(Cast("section", models.TextField())), name="gin_trgm_ops"),
                      name="claim_section_trgm"),
         ]
@@ -161,25 +172,28 @@ class Claim(models.Model):
 
     @staticmethod
     def flag_rule(*, verdict: str, confidence: str, needs_citation: bool,
-                  checkable: bool = True) -> tuple[bool, bool]:
+                  checkable: bool = True, tagged: bool = False) -> tuple[bool, bool]:
         """(flagged, needs a look). The default flagged list holds only what an editor can
         act on: claims that need a source (`{{citation needed}}`) and claims whose cited
         source was read and, with high confidence, does not support them (the verdict
         head's cross-validated precision target is 0.8). A source that could not be read
         says nothing about the claim: those claims have their own list ("sources that
-        could not be read"), as do claims never judged. Partial support and
-        low-confidence verdicts are "needs a look"; high-confidence `supported` claims
-        stay quiet. A claim that is not checkable on its own is neither: there is nothing to
-        act on."""
-        if not checkable:
+        could not be read"), as do claims never judged. "Needs a look" is a triage queue:
+        partial support, and `not_supported` verdicts the verifier is not sure of; a claim
+        it calls `supported` stays quiet whatever its confidence (out of fold on WiCE `dev`,
+        0.72-0.80 of the claims it calls supported are fully supported). A claim that is not checkable
+        on its own is neither: there is nothing to
+        act on; nor is one already tagged {{failed verification}} on the wiki (its own list,
+        "Tagged": the editors' action is done)."""
+        if not checkable or tagged:
             return False, False
         if needs_citation:
             return True, False
         if verdict == Verdict.NOT_SUPPORTED and confidence == HIGH:
             return True, False
-        if not verdict or verdict == Verdict.SOURCE_UNAVAILABLE:
+        if not verdict or verdict in (Verdict.SOURCE_UNAVAILABLE, Verdict.SUPPORTED):
             return False, False
-        return False, not (verdict == Verdict.SUPPORTED and confidence == HIGH)
+        return False, True
 
     @staticmethod
     def needs_editor(*, verdict: str, needs_citation: bool, confidence: str = HIGH) -> bool:
@@ -210,6 +224,11 @@ class ClaimCitation(models.Model):
     reason = models.TextField(blank=True)  # the verdict in words, or why the source is unavailable
     confidence = models.CharField(max_length=8, choices=CONFIDENCE_CHOICES, blank=True)
     parts = models.JSONField(default=list, blank=True)
+    # What became of the cited page (verifier_core.fetch.pagestate kinds: live, changed, gone,
+    # home, moved, soft404, usurped, unreadable; blank before its verdict) and the archived
+    # copy the verdict read, if it read one ({"archive", "timestamp", "url", "words"}).
+    page_state = models.CharField(max_length=16, blank=True)
+    copy = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -219,11 +238,16 @@ class ClaimCitation(models.Model):
 
 
 class RevisionClaim(models.Model):
-    """Which claims a revision holds, in article order."""
+    """Which claims a revision holds, in article order, and where in that revision's text
+    each claim's citations stand."""
 
     revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="revision_claims")
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revision_claims")
     position = models.PositiveIntegerField()
+    # Each occurrence of the claim's citations in this revision (sideapp.scans.occurrences):
+    # offsets, how it is written (a definition, a re-use, {{sfn}}), the tags right after it,
+    # and the citation fields of that very ref, for the cited-source box.
+    occurrences = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.places import current_places
 from verifier_core.fetch import same_page
 from verifier_core.verification import Verdict
 from verifier_core.verification.suggest import suggestion_is_better
@@ -36,6 +37,7 @@ from verifier_core.verification.verdicts import HIGH
 
 TAG, ADD, REPLACE = "tag", "add", "replace"
 ACTIONS = (TAG, ADD, REPLACE)
+ARCHIVE = "archive"  # the copy as cited written into a dead citation, or {{dead link}} (sources.rescue)
 FAILED_VERIFICATION = "failed verification"
 
 
@@ -177,17 +179,22 @@ def _text_hash(source) -> str:
     return document.sha256 if document is not None else ""
 
 
-def cited_facts(link: ClaimCitation) -> CitedFacts:
+def cited_facts(link: ClaimCitation, place: dict | None = None) -> CitedFacts:
+    """Facts of one citation of the claim; `place`, the claim's own occurrence of it (its
+    tags, not those of another sentence citing the same page), where known."""
     citation, source = link.citation, link.citation.source
     urls = [citation.url, citation.archive_url, *((source.url, source.final_url) if source else ())]
+    tags = place.get("tags", []) if place is not None else (citation.flags or [])
     return CitedFacts(key=link.pk, position=link.position, verdict=link.verdict, confidence=link.confidence,
-                      score=link.score, tagged=FAILED_VERIFICATION in (citation.flags or []),
+                      score=link.score, tagged=FAILED_VERIFICATION in tags,
                       urls=tuple(u for u in urls if u), text_hash=_text_hash(source))
 
 
 def claim_facts(claim: Claim) -> ClaimFacts:
+    places = current_places(claim)
     return ClaimFacts(current=claim.current, needs_citation=claim.needs_citation, verdict=claim.verdict,
-                      score=claim.score, cited=tuple(cited_facts(l) for l in claim.claim_citations.all()),
+                      score=claim.score,
+                      cited=tuple(cited_facts(l, places.get(l.citation_id)) for l in claim.claim_citations.all()),
                       # Claim.checkable arrives with the claims part of issue 24 (branch claims24).
                       checkable=getattr(claim, "checkable", True))
 
@@ -220,6 +227,7 @@ class Offer:
 class ClaimOffers:
     tag: Offer
     by_suggestion: dict[int, dict[str, Offer]]  # suggestion pk -> {add, replace}
+    archive: Offer | None = None
 
     def best(self) -> Suggestion | None:
         """The first suggestion (by rank) that may be added or may replace a citation."""
@@ -247,6 +255,8 @@ def offer_for(claim: Claim, action: str, suggestion: Suggestion | None = None, *
     facts = claim_facts(claim)
     if action == TAG:
         return _offer(claim, TAG, tag_decision(facts))
+    if action == ARCHIVE:
+        return archive_offer(claim)
     if action not in (ADD, REPLACE) or suggestion is None:
         return Offer(action, False, "No suggested source was given.")
     decision = suggestion_decision(facts, suggestion_facts(suggestion), action,
@@ -264,4 +274,15 @@ def claim_offers(claim: Claim, *, now: datetime | None = None) -> ClaimOffers:
             action: _offer(claim, action, suggestion_decision(facts, page, action, now=now, max_age=suggestion_max_age()),
                            suggestion)
             for action in (ADD, REPLACE)}
-    return ClaimOffers(tag=_offer(claim, TAG, tag_decision(facts)), by_suggestion=by_suggestion)
+    return ClaimOffers(tag=_offer(claim, TAG, tag_decision(facts)), by_suggestion=by_suggestion,
+                       archive=archive_offer(claim))
+
+
+def archive_offer(claim: Claim) -> Offer:
+    """The archive edit (sideapp.sources.rescue): the copy as cited, or {{dead link}}."""
+    from sideapp.sources.rescue import archive_decision, cited_pages
+
+    links = list(claim.claim_citations.all())
+    decision = archive_decision(cited_pages(links), current=claim.current and getattr(claim, "checkable", True))
+    link = next((l for l in links if l.pk == decision.key), None)
+    return Offer(ARCHIVE, decision.offered, decision.why_not, link)

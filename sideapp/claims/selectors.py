@@ -7,8 +7,10 @@ from django.db.models import (Count, Exists, F, IntegerField, OuterRef, Prefetch
                               TextField, Value)
 from django.db.models.functions import Cast, Coalesce
 
+from sideapp.claims import search
 from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
 from sideapp.scans.models import Article
+from sideapp.sources.lists import BUCKETS, unreadable_q
 from verifier_core.verification import Verdict
 from verifier_core.verification.quantities import FIGURE_REASON
 
@@ -17,27 +19,31 @@ SHOWS = {
     "needs_look": "Needs a look",
     "needs_source": "Needs a source",
     "unavailable": "Sources that could not be read",
+    "rescue": "Dead links with an archived copy",
     "uncheckable": "Not checkable on its own",
+    "tagged": "Tagged on the wiki",
     "reviewed": "Dismissed or verified by me",
     "all": "All checked",
 }
-SORTS = {"score": "weakest support first", "article": "article", "newest": "newest scan"}
+SORTS = {"score": "weakest support first", "relevance": "best match (searching)", "article": "article",
+         "newest": "newest scan"}
 PAGE_SIZE = 50
 # What a row of the list shows; the rest (context, evidence, parts) stays in the table.
-LIST_FIELDS = ("text", "section", "needs_citation", "checkable", "verdict", "score", "verify_reason",
+LIST_FIELDS = ("text", "section", "needs_citation", "checkable", "verdict", "score", "verify_reason", "tagged_revision",
                "article__title", "article__wiki__name", "article__wiki__api_url")
 
 
 @dataclass(frozen=True)
 class ClaimFilters:
     show: str = "flagged"
-    q: str = ""  # words of the claim (or of its article's title)
+    q: str = ""  # words of the claim, its section or its article's title (sideapp.claims.search)
     article: str = ""
     section: str = ""
     verdict: str = ""
     needs_source: bool = False
     better: bool = False  # has a suggestion better than its current citation
-    sort: str = "score"
+    sort: str = "score"  # "relevance" (best match) is the order of a search unless asked otherwise
+    dead: str = ""  # a part of "Sources that could not be read" (sideapp.sources.lists.BUCKETS)
 
 
 def current_claims() -> QuerySet[Claim]:
@@ -49,8 +55,10 @@ def claim_list(*, filters: ClaimFilters, user) -> QuerySet[Claim]:
     """The editors' list: SIDE's triage order (the weakest support first) unless asked
     otherwise; claims this user dismissed or verified are hidden except where asked for."""
     claims = _shown(current_claims(), filters.show, user)
+    rank = None
     if filters.q:
-        claims = claims.filter(_words(filters.q))
+        condition, aliases, rank = search.matching(filters.q)
+        claims = claims.alias(**aliases).filter(condition)
     if filters.article:
         claims = claims.filter(article__title__icontains=filters.article)
     if filters.section:
@@ -60,8 +68,12 @@ def claim_list(*, filters: ClaimFilters, user) -> QuerySet[Claim]:
         claims = claims.filter(verdict=filters.verdict)
     if filters.needs_source:
         claims = claims.filter(needs_citation=True)
+    if filters.show == "unavailable" and filters.dead in BUCKETS:
+        claims = claims.filter(unreadable_q(filters.dead))
     if filters.better:
         claims = claims.filter(Exists(Suggestion.objects.filter(claim=OuterRef("pk"), beats_current=True)))
+    if filters.sort == "relevance" and rank is not None:
+        return claims.order_by(rank.desc(), *INDEXED_ORDER)
     return claims.order_by(*_order(filters.sort))
 
 
@@ -79,14 +91,6 @@ def claim_rows(*, pks: list[int], user) -> list[Claim]:
     return [by_pk[pk] for pk in pks if pk in by_pk]
 
 
-def _words(q: str) -> Q:
-    """Claims whose text (or sentence, or article title) holds the words. The titles are
-    looked up first so that every arm is an indexed condition on the claim table (the
-    trigram indexes and the article key) and PostgreSQL can OR their bitmaps."""
-    titled = list(Article.objects.filter(title__icontains=q).values_list("pk", flat=True))
-    return Q(text__icontains=q) | Q(sentence_rest__icontains=q) | Q(article_id__in=titled)
-
-
 def _shown(claims: QuerySet[Claim], show: str, user) -> QuerySet[Claim]:
     mine = Exists(ClaimReview.objects.filter(claim=OuterRef("pk"), user=user, suggestion=None))
     if show == "reviewed":
@@ -98,10 +102,14 @@ def _shown(claims: QuerySet[Claim], show: str, user) -> QuerySet[Claim]:
         return claims.filter(needs_citation=True)
     if show == "unavailable":
         return claims.filter(verdict=Verdict.SOURCE_UNAVAILABLE)
+    if show == "rescue":  # dead pages whose copy as cited supports the claim (sources.lists)
+        return claims.filter(unreadable_q("rescue"))
     if show == "uncheckable":
         return claims.filter(checkable=False)
     if show == "needs_look":
         return claims.filter(needs_look=True)
+    if show == "tagged":  # {{failed verification}} on the wiki: out of the flagged list (flag_rule)
+        return claims.filter(tagged_revision__isnull=False)
     return claims.filter(flagged=True)
 
 

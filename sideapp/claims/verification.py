@@ -1,13 +1,15 @@
 """Verifying a claim against its cited sources."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.reasons import RULES
 from verifier_core.verification.verdicts import HIGH
@@ -41,6 +43,8 @@ class _Judged:
     reason: str
     confidence: str = ""
     parts: list = field(default_factory=list)
+    page_state: str = ""  # what became of the cited page (ClaimCitation.page_state)
+    copy: dict | None = None  # which copy was read (ClaimCitation.copy)
 
 
 def claim_verify(*, claim: Claim) -> Claim:
@@ -51,19 +55,49 @@ def claim_verify(*, claim: Claim) -> Claim:
         _store(claim, links, {link.pk: _Judged("", None, None, NOT_CHECKABLE) for link in links}, None)
         return claim
     judged, texts = {}, []
+    # The live page, or the archived copy as it was cited, or both (sideapp.sources.reading).
+    readings = citation_readings(links)
     for link in links:
-        reason = link.citation.unavailable_reason
-        if reason:
-            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reason, HIGH)
+        reading = readings[link.pk]
+        if reading.unavailable:
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reading.unavailable, HIGH,
+                                      page_state=reading.state.kind if reading.state else "")
         else:
-            texts.append((link, link.citation.source.document.text))
-    urls = [link.citation.source.final_url or link.citation.source.url for link, _ in texts]
-    result = verifier().score_claim(claim_input(claim), [t for _, t in texts], urls=urls) if texts else None
+            texts.extend((link, kind, text) for kind, text in reading.texts())
+    # A copy is of the cited address, not of wherever the live one leads now.
+    urls = [link.citation.source.url if kind == "copy" else link.citation.source.final_url or link.citation.source.url
+            for link, kind, _ in texts]
+    metas = [page_meta(readings[link.pk].copy if kind == "copy" else link.citation.source.document)
+             for link, kind, _ in texts]
+    result = (verifier().score_claim(claim_input(claim), [t for _, _, t in texts], urls=urls, metas=metas)
+              if texts else None)
     if result is not None:
-        for (link, _), one in zip(texts, result.sources):
-            judged[link.pk] = _from_source(one)
+        read: dict[int, dict] = {}
+        for (link, kind, _), one in zip(texts, result.sources):
+            read.setdefault(link.pk, {})[kind] = one
+        if claim_copies_wanted(claim=claim, links=links, readings=readings, verdicts=read):
+            return claim  # judged again once the archives have answered
+        for pk, verdicts in read.items():
+            judged[pk] = _from_reading(readings[pk], verdicts)
     _store(claim, links, judged, result)
     return claim
+
+
+def page_meta(document) -> dict:
+    """What a page says about itself (title, site, date, authors): the verifier counts it as
+    the page's text for what the page mentions ("no passage mentions 2016" is false of a page
+    dated 2016-06-11). Read with getattr: a page stored before metadata has none."""
+    meta = dict(getattr(document, "meta", None) or {})
+    meta["title"] = meta.get("title") or getattr(document, "title", "") or ""
+    return meta
+
+
+def _from_reading(reading, verdicts: dict) -> _Judged:
+    """The citation's verdict from the text it was read in, saying which copy that was."""
+    _kind, one, note, copy = reading.choose(verdicts)
+    judged = _from_source(one)
+    reason = "; ".join(r for r in (judged.reason, note) if r)
+    return replace(judged, reason=reason, page_state=reading.state.kind if reading.state else "", copy=copy)
 
 
 def _from_source(one: SourceVerdict) -> _Judged:
@@ -84,17 +118,36 @@ def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
                    [p.to_json() for p in result.parts])
 
 
+def _with_citations(outcome: _Judged, links, judged) -> _Judged:
+    """The claim never weaker than its best citation alone, and its reason naming its
+    citations (sideapp.claims.combine)."""
+    if not outcome.verdict:
+        return outcome
+    cited = [(judged[link.pk], Cited(citation_name(link.citation), judged[link.pk].verdict,
+                                     judged[link.pk].confidence, judged[link.pk].score)) for link in links]
+    best = stronger_alone(outcome.verdict, [c for _, c in cited])
+    if best is not None:  # the claim takes that citation's verdict
+        own = next(j for j, c in cited if c is best)
+        outcome = replace(own, score=max(own.score or 0.0, outcome.score or 0.0))
+    speaker = speaking_for(outcome.verdict, [c for _, c in cited]) if len(cited) > 1 else None
+    if speaker is not None:  # its evidence and words are those of a source that carries it
+        own = next(j for j, c in cited if c is speaker)
+        outcome = replace(outcome, evidence=own.evidence, reason=own.reason, parts=own.parts)
+    return replace(outcome, reason=reason_with_citations(outcome.reason, outcome.verdict, [c for _, c in cited], speaker))
+
+
 def _store(claim: Claim, links, judged, result) -> None:
-    outcome = _claim_outcome(claim, links, judged, result)
+    outcome = _with_citations(_claim_outcome(claim, links, judged, result), links, judged)
+    outcome = replace(outcome, reason=copy_notes(outcome.reason, [judged[link.pk].reason for link in links]))
     flagged, needs_look = Claim.flag_rule(verdict=outcome.verdict, confidence=outcome.confidence,
                                           needs_citation=claim.needs_citation or not links,
-                                          checkable=claim.checkable)
+                                          checkable=claim.checkable, tagged=claim.tagged_revision is not None)
     with transaction.atomic():
         for link in links:
             j = judged[link.pk]
             ClaimCitation.objects.filter(pk=link.pk).update(
                 verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000],
-                confidence=j.confidence, parts=j.parts)
+                confidence=j.confidence, parts=j.parts, page_state=j.page_state, copy=j.copy)
         Claim.objects.filter(pk=claim.pk).update(
             verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
             score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),

@@ -11,8 +11,10 @@ from sideapp.claims import selectors as browse
 from sideapp.claims.forms import ClaimFilterForm, DismissForm
 from sideapp.claims.models import ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_clear, claim_review_save
+from sideapp.claims.search import has_words
 from sideapp.claims.wording import claim_page
 from sideapp.scans.selectors import several_wikis
+from sideapp.sources.lists import BUCKETS
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.paging import capped_page
 from sideapp.web.errors import mark_fragment
@@ -28,13 +30,16 @@ def claim_list(request):
     page.object_list = browse.claim_rows(pks=list(page.object_list.values_list("pk", flat=True)), user=request.user)
     query = request.GET.copy()
     query.pop("page", None)
-    elsewhere = None
-    if filters.q and not page.paginator.count and filters.show != "all":
+    elsewhere, no_words = None, False
+    if filters.q and not page.paginator.count:
+        no_words = not has_words(filters.q)
+    if filters.q and not page.paginator.count and filters.show != "all" and not no_words:
         # Searching inside the flagged list finds nothing: say where the words do occur.
         elsewhere = browse.claim_list(filters=replace(filters, show="all"), user=request.user).count()
         query["show"] = "all"
-    context = {"page": page, "form": form, "filters": filters, "shows": browse.SHOWS,
-               "query": query.urlencode(), "elsewhere": elsewhere, "several_wikis": several_wikis()}
+    context = {"page": page, "form": form, "filters": filters, "shows": browse.SHOWS, "sorts": browse.SORTS, "dead_parts": BUCKETS,
+               "query": query.urlencode(), "elsewhere": elsewhere, "no_words": no_words,
+               "several_wikis": several_wikis()}
     return render_page(request, "claims/list.html", "partials/claim_rows.html", context)
 
 
@@ -62,9 +67,10 @@ def claim_dismiss(request, pk: int):
                           suggestion=suggestion)
     except ReviewRefused as exc:
         return _answer(request, claim, error=f"Not saved: {exc}.", about_suggestion=bool(spk))
-    what = ("Suggestion dismissed; it moved to the end of the list" if suggestion
-            else "Flag dismissed; it is hidden from your list")
-    return _answer(request, claim, done=what + ".", about_suggestion=suggestion is not None)
+    # A flag's dismissal is confirmed by the review panel's own line (what, why, when, and
+    # the button to take it back); a suggestion's moves away, so the move is said.
+    what = "Suggestion dismissed; it moved to the end of the list." if suggestion else ""
+    return _answer(request, claim, done=what, about_suggestion=suggestion is not None)
 
 
 @role_required(EDITOR)
@@ -73,7 +79,7 @@ def claim_verified(request, pk: int):
     claim = found_or_404(browse.claim_detail, pk)
     claim_review_save(claim=claim, user=request.user, kind=ClaimReview.Kind.VERIFIED,
                       note=request.POST.get("note", "")[:1000])
-    return _answer(request, claim, done="Marked as verified by you; it is hidden from your list.")
+    return _answer(request, claim)  # the review panel says it, once
 
 
 @role_required(EDITOR)
@@ -97,5 +103,8 @@ def _answer(request, claim, *, done: str = "", error: str = "", about_suggestion
         partial = "partials/claim_suggestions.html" if about_suggestion else "partials/claim_reviews.html"
         response = render(request, partial, context, status=400 if error else 200)
         return mark_fragment(response) if error else response
-    (messages.error if error else messages.success)(request, error or done)
-    return redirect(reverse("claim_detail", args=[claim.pk]) + ("#suggestions" if about_suggestion else ""))
+    if error or done:
+        (messages.error if error else messages.success)(request, error or done)
+    # Without a message the panel itself says what was done: the page opens there.
+    where = "#suggestions" if about_suggestion else "" if error or done else "#claim-reviews"
+    return redirect(reverse("claim_detail", args=[claim.pk]) + where)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sideapp.claims.models import Claim, ClaimReview
+from sideapp.claims.places import cited_fields, current_places
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview
 from sideapp.claims.offers import ClaimOffers, claim_offers
 from sideapp.claims.selectors import evidence_parts
 from sideapp.scans.wikis import saving_off_reason
 from verifier_core.verification import Verdict
+
 
 def verdict_reason(verdict: str, reason: str = "") -> str:
     """The one-line reason shown under a verdict: the verifier's own when it gave one."""
@@ -30,6 +32,31 @@ def verdict_words(claim: Claim) -> str:
     return "not checked yet"
 
 
+def quote_of(evidence: dict | None) -> str:
+    """The evidence sentence, verbatim from the source ("" when there is none)."""
+    sentences = (evidence or {}).get("sentences") or []
+    return str(sentences[0]).strip() if sentences else ""
+
+
+def cited_words(link: ClaimCitation) -> dict:
+    """One citation of a claim with its own judgement (never the claim's): its name, link,
+    verdict in words, confidence, reason and quote from its own source."""
+    citation = link.citation
+    return {"title": citation.title or citation.url or citation.raw[:120], "url": citation.url or citation.archive_url,
+            "verdict": link.verdict, "confidence": link.confidence,
+            "verdict_words": Verdict.words(link.verdict) if link.verdict else "not checked yet",
+            "reason": verdict_reason(link.verdict, link.reason) if link.verdict else link.reason,
+            "quote": quote_of(link.evidence)}
+
+
+def found_better(claim: Claim, suggestions) -> bool:
+    """Whether a suggestion supports the claim (and, where it has a citation, outscores it):
+    only such a page is offered as "a better source" or "a source found"."""
+    if claim.needs_citation or not claim.claim_citations.all():
+        return any(s.verdict == Verdict.SUPPORTED for s in suggestions)
+    return any(s.beats_current for s in suggestions)
+
+
 @dataclass
 class Evidence:
     parts: list[tuple[str, bool]]
@@ -48,23 +75,30 @@ def claim_page(claim: Claim, user) -> dict:
     wiki, title = claim.article.wiki, claim.article.title
     current = claim.article.current_revision
     offers = claim_offers(claim)
+    suggestions = list(claim.suggestions.all())
+    places = current_places(claim)
     return {
         "claim": claim,
         "state": verdict_words(claim),
         "reason": verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else claim.verify_reason,
         "evidence": _evidence(claim.verdict, own),
         "citations": [{"link": link, "citation": link.citation, "source": link.citation.source,
+                       "cited": cited_fields(link.citation, places.get(link.citation_id)),
                        "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
-        # The ones this editor dismissed go last, folded: what is still to judge comes first.
-        "suggestions": sorted((_suggestion(s, claim, user, offers) for s in claim.suggestions.all()),
-                              key=lambda item: item["mine"] is not None),
+        # Pages that support the claim first; those that do not after them, under their own
+        # heading; the ones this editor dismissed last, folded: what is still to judge comes first.
+        "suggestions": sorted((_suggestion(s, claim, user, offers) for s in suggestions),
+                              key=lambda item: (item["mine"] is not None, not item["supports"])),
+        "no_better": claim.suggest_state == Claim.State.DONE and not found_better(claim, suggestions),
         "tag_offer": offers.tag,
+        "archive_offer": offers.archive,
         "is_current": claim.current,
         "saving_off": saving_off_reason(wiki),
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),
         "page_url": wiki.page_url(title, oldid=current.rev_id) if current else wiki.page_url(title),
-        "flag_reviews": [r for r in reviews if r.suggestion_id is None],
+        # Other editors' judgements of the flag; this editor's own is said once, as `my_review`.
+        "flag_reviews": [r for r in reviews if r.suggestion_id is None and r.user_id != user.pk],
         "my_review": next((r for r in reviews if r.suggestion_id is None and r.user_id == user.pk), None),
         "flag_reasons": [(r.value, r.label) for r in ClaimReview.FLAG_REASONS
                          if links or r != ClaimReview.Reason.SOURCE_SUPPORTS],
@@ -77,6 +111,7 @@ def _suggestion(suggestion, claim: Claim, user, offers: ClaimOffers) -> dict:
     mine = next((r for r in reviews if r.user_id == user.pk), None)
     actions = offers.by_suggestion[suggestion.pk]
     return {"suggestion": suggestion, "why": _why(suggestion, claim), "mine": mine, "dismissed": len(reviews),
+            "supports": suggestion.verdict == Verdict.SUPPORTED,
             "others": [r for r in reviews if r is not mine],
             "evidence": _evidence(suggestion.verdict, suggestion.evidence),
             "add": actions["add"], "replace": actions["replace"]}
@@ -86,6 +121,8 @@ def _why(suggestion, claim: Claim) -> str:
     """Why a suggestion sits where it does: the verifier reranks retrieved pages by how
     well their best passage supports the claim."""
     said = f"ranked {suggestion.rank} of the pages found, by how well its best passage supports the claim"
+    if suggestion.verdict != Verdict.SUPPORTED:
+        return said + "; the verifier does not find the claim in it, so it is not offered"
     if claim.needs_citation or not claim.claim_citations.all():
         return said + "; the claim has no citation to compare with"
     if suggestion.beats_current:

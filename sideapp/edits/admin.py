@@ -8,9 +8,9 @@ from sideapp.edits.models import AuditEntry
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "user", "action", "article", "claim", "revision_id")
-    list_filter = ("action",)
-    search_fields = ("user__username", "article__title", "detail")
+    list_display = ("created_at", "username", "action", "status", "article", "claim", "revision_id", "outcome")
+    list_filter = ("action", "status")
+    search_fields = ("username", "article__title", "detail", "outcome", "token")
     date_hierarchy = "created_at"
     list_select_related = ("user", "article", "claim")
 

@@ -6,6 +6,7 @@ from django.db.models import F, Prefetch, QuerySet
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.offers import claim_offers
+from sideapp.claims.places import cited_fields, current_places, places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.claims.wording import verdict_words
 from sideapp.scans.models import Article
@@ -50,16 +51,18 @@ def report_rows(article: Article) -> list[ReportRow]:
     claims = (Claim.objects
               .filter(revision_claims__revision=article.current_revision, flagged=True)
               .prefetch_related(Prefetch("claim_citations", queryset=_links()),
-                                Prefetch("suggestions", queryset=suggestions_with_sources()))
+                                Prefetch("suggestions", queryset=suggestions_with_sources()),
+                                places_prefetch(article.current_revision_id))
               .order_by(F("revision_claims__position")))
     rows = []
     for claim in claims:
         best = claim_offers(claim).best()
+        places = current_places(claim)
+        cited = [cited_fields(l.citation, places.get(l.citation_id)) for l in claim.claim_citations.all()]
         rows.append(ReportRow(
             claim=claim.text, section=claim.section_path, verdict=verdict_words(claim),
-            cited=tuple(Link(l.citation.url or l.citation.archive_url, l.citation.title)
-                        for l in claim.claim_citations.all()
-                        if l.citation.url or l.citation.archive_url),
+            cited=tuple(Link(c["url"] or c["archive_url"], c["title"]) for c in cited
+                        if c.get("url") or c.get("archive_url")),
             suggestion=Link(best.url, best.title) if best else None,
         ))
     return rows

@@ -1,47 +1,53 @@
-"""Editors' changes to the wiki, built from the scanned revision and saved with its base
-revision (so nothing made since the scan is overwritten); and the audit log.
+"""Editors' changes to the wiki: proposed on the wiki's current revision, at the claim's own
+citation, and saved without losing anyone's work.
 
-An edit is proposed (the wikitext change and its diff), shown, and saved only when the
-editor confirms; the proposal is rebuilt from the same stored revision at save time, so
-what is saved is what was shown. Only an edit that sideapp.claims.offers offers is
-proposed (or saved); a suggested page read too long ago is read again first.
+An edit is proposed (the wikitext change of one section and its diff), shown, and saved
+only when the editor confirms. The change is built where the claim's own citation stands
+in the revision it is built on (sideapp.edits.locating): a page cited twice is two places,
+and a claim or citation that moved refuses the edit in words. Only an edit that
+sideapp.claims.offers offers is proposed (or saved); a suggested page read too long ago is
+read again first. Saving (sideapp.edits.saving) rebuilds the change on the wiki's current
+revision, refuses it when anyone touched the section since the revision the editor saw,
+and records the attempt before and after the wiki is asked.
 """
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
-from django.db import transaction
 from django.utils import timezone
 
 from sideapp.claims import offers
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.claims.suggestions import suggested_page_refresh
-from sideapp.edits import selectors
-from sideapp.edits.audit import audit_record
+from sideapp.edits import saving, selectors
+from sideapp.edits.locating import BaseText, ClaimInText, base_read, claim_in_text
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import ScanJob
 from sideapp.scans.services import scan_request
-from sideapp.scans.wikiapi import SavedEdit
-from sideapp.scans.wikis import client_for
+from sideapp.scans.wikiapi import EditConflict, SavedEdit, WikiError, WikiUnavailable
+from sideapp.scans.wikis import saving_off_reason
+from sideapp.sources.rescue import rescue_change
 from verifier_core.wikitext.edits import (
-    CitedRef,
     LocateError,
     NewSource,
     WikitextChange,
     add_citation,
     replace_citation,
     tag_failed_verification,
-    unified_diff,
+    word_unified_diff,
 )
+from verifier_core.wikitext.sections import SectionChange, section_change, section_heading, section_span
 from verifier_core.wikitext.style import article_citations
 
-ADD, REPLACE, TAG = offers.ADD, offers.REPLACE, offers.TAG
+ADD, REPLACE, TAG, ARCHIVE = offers.ADD, offers.REPLACE, offers.TAG, offers.ARCHIVE
 MODES = (ADD, REPLACE)  # modes of applying a suggestion; TAG is its own action
-_ACTIONS = {ADD: AuditEntry.Action.APPLY_ADD, REPLACE: AuditEntry.Action.APPLY_REPLACE,
-            TAG: AuditEntry.Action.TAG}
+ACTIONS = {ADD: AuditEntry.Action.APPLY_ADD, REPLACE: AuditEntry.Action.APPLY_REPLACE,
+           TAG: AuditEntry.Action.TAG, ARCHIVE: AuditEntry.Action.ARCHIVE}
 _WHY = {ADD: "source suggested by Side editor", REPLACE: "source suggested by Side editor",
-        TAG: "checked with Side editor"}
+        TAG: "checked with Side editor", ARCHIVE: "the copy as cited checked with Side editor"}
 
 
 class EditUnavailable(Exception):
@@ -53,32 +59,72 @@ class EditProposal:
     claim: Claim
     mode: str
     title: str
-    base_rev_id: int
-    change: WikitextChange
+    base: BaseText  # the revision it is built on
+    change: WikitextChange  # of the whole page; `change.target` is the occurrence it acts on
+    section: SectionChange  # the same change cut to its section (number None: the whole page)
     summary: str
     diff: str
+    token: str  # the key of its save: one confirm saves once
+
+    @property
+    def base_rev_id(self) -> int:
+        return self.base.rev_id
+
+    @property
+    def section_name(self) -> str:
+        """The section's heading in words ("" for the lead or the whole page)."""
+        if not self.section.number:
+            return ""
+        return (section_heading(self.change.old, self.section.number) or "").strip("= \t")
+
+    def target_in_section(self) -> dict | None:
+        """{"start", "end", "wikitext"} of the occurrence acted on, offsets in `section.old`."""
+        target = self.change.target
+        if target is None:
+            return None
+        start = section_span(self.change.old, self.section.number)[0] if self.section.number is not None else 0
+        return {"start": target.start - start, "end": target.end - start, "wikitext": target.wikitext}
+
+
+def save_token(*, claim: Claim, mode: str, suggestion: Suggestion | None, base_rev_id: int) -> str:
+    """"<base revision>.<digest>": the same action on the same claim from the same revision is
+    one save, however often it is confirmed."""
+    key = f"{claim.pk}|{mode}|{suggestion.pk if suggestion else 0}|{base_rev_id}"
+    return f"{base_rev_id}.{hashlib.sha256(key.encode()).hexdigest()[:24]}"
 
 
 def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = None,
-                 today: date | None = None) -> EditProposal:
-    """The wikitext change of `mode` (add / replace / tag) on the scanned revision;
-    EditUnavailable, saying why, for an edit that is not offered."""
-    revision = claim.article.current_revision
+                 today: date | None = None, base: BaseText | None = None,
+                 offered: offers.Offer | None = None) -> EditProposal:
+    """The change of `mode` (add / replace / tag) on the wiki's current revision (`base`, read
+    when not given); EditUnavailable, saying why, for an edit that is not offered or that
+    cannot be placed without doubt."""
     if not claim.checkable:
         raise EditUnavailable("This claim is not checkable on its own, so no change to the wiki is offered for it.")
-    if revision is None or not claim.current:
+    if claim.article.current_revision is None or not claim.current:
         raise EditUnavailable("This claim is not in the article's current scanned revision; "
                               "open the claim from the current list.")
-    offer = _offered(claim, mode, suggestion)
-    today = today or timezone.localdate()
+    offer = offered or _offered(claim, mode, suggestion)
+    day = today or timezone.localdate()
+    return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
+                       change_of=lambda here: _change(here, offer, day),
+                       suggestion=offer.suggestion if mode != TAG else None)
+
+
+def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[[ClaimInText], WikitextChange],
+                suggestion: Suggestion | None = None) -> EditProposal:
+    """The change `change_of` makes at the claim's own citation in `base`, cut to its
+    section; EditUnavailable in words when the claim cannot be placed there without doubt."""
     try:
-        change = _change(claim, offer, revision.wikitext, today)
+        here = claim_in_text(claim, base.wikitext)
+        change = change_of(here)
     except LocateError as exc:
         raise EditUnavailable(f"The change cannot be made: {exc}.") from exc
+    section = section_change(change.old, change.new, here.claim.section_number)
     return EditProposal(
-        claim=claim, mode=mode, title=claim.article.title, base_rev_id=revision.rev_id,
-        change=change, summary=f"{change.what}; {_WHY[mode]}",
-        diff=unified_diff(change.old, change.new, title=claim.article.title),
+        claim=claim, mode=mode, title=base.title, base=base, change=change, section=section,
+        summary=f"{change.what}; {_WHY[mode]}", diff=word_unified_diff(section.old, section.new, title=base.title),
+        token=save_token(claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id),
     )
 
 
@@ -98,41 +144,66 @@ def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.O
     return offer
 
 
-def _change(claim: Claim, offer: offers.Offer, wikitext: str, today: date) -> WikitextChange:
+def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+    wikitext = here.wikitext
     if offer.action == TAG:
-        return tag_failed_verification(wikitext, claim_text=claim.text, cited=_cited(offer.link), when=today)
+        return tag_failed_verification(wikitext, target=here.target(offer.link), when=today)
+    if offer.action == ARCHIVE:  # the archived copy as cited, or {{dead link}} (sideapp.sources.rescue)
+        return rescue_change(wikitext, target=here.target(offer.link), link=offer.link, today=today)
     suggestion = offer.suggestion
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,
                     access_date=today)
-    article = article_citations(wikitext)
-    if offer.action == REPLACE:
-        return replace_citation(wikitext, claim_text=claim.text, cited=_cited(offer.link), source=new,
-                                article=article)
-    link = selectors.last_link(claim)
-    return add_citation(wikitext, claim_text=claim.text, cited=_cited(link) if link else None, source=new,
-                        article=article)
+    return source_change(here, offer.action, new, link=offer.link)
 
 
-def _cited(link) -> CitedRef:
-    citation = link.citation
-    return CitedRef(raw=citation.raw, ref_name=citation.ref_name or None, kind=citation.kind)
+def source_change(here: ClaimInText, action: str, new: NewSource, *, link=None) -> WikitextChange:
+    """Add `new` after the claim's citations, or put it in place of `link`'s occurrence."""
+    article = article_citations(here.wikitext)
+    if action == REPLACE:
+        return replace_citation(here.wikitext, target=here.target(link), source=new, article=article)
+    return add_citation(here.wikitext, target=here.last(), needs_span=here.claim.needs_citation_span,
+                        source=new, article=article)
 
 
 def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None = None,
-               started_at: datetime) -> SavedEdit:
-    """Save the proposed change on the wiki as the configured (shared bot) account, record
-    it, and queue a re-scan of the article. The summary names the person who asked, since
-    the wiki's history shows only the bot. Raises EditUnavailable or a WikiError
-    (EditConflict when the page changed since the scan; nothing is saved then)."""
-    proposal = edit_propose(claim=claim, mode=mode, suggestion=suggestion)
-    client = client_for(claim.article.wiki, interactive=True)
-    summary = f"{proposal.summary}; asked by {user.get_username()}"
-    saved = client.edit(proposal.title, proposal.change.new, summary,
-                        baserevid=proposal.base_rev_id, starttimestamp=started_at)
-    with transaction.atomic():
-        audit_record(user=user, action=_ACTIONS[mode], claim=claim, revision_id=saved.rev_id,
-                     detail=f"{proposal.summary}: {proposal.change.snippet}")
-        scan_request(wiki=claim.article.wiki, kind=ScanJob.Kind.TITLES,
-                     titles=[claim.article.title], user=user)
-    return saved
+               token: str = "") -> SavedEdit:
+    """Save the change on the wiki as the configured (shared bot) account: rebuilt on the
+    wiki's current revision, refused when anyone touched its section since the revision the
+    editor saw (`token` says which), recorded before and after the wiki is asked, and a
+    re-scan queued. A repeat of a saved `token` answers with the revision already saved.
+    Raises EditUnavailable or a WikiError (EditConflict when it could not be saved safely)."""
+    article = claim.article
+    asked = token or save_token(claim=claim, mode=mode, suggestion=suggestion,
+                                base_rev_id=article.current_revision.rev_id if article.current_revision else 0)
+    with saving.page_lock(article):
+        if (done := saving.saved_before(asked)) is not None:
+            return done
+        attempt = saving.Attempt(user=user, claim=claim, action=ACTIONS[mode], token=asked)
+        try:
+            proposal = _proposal_to_save(claim, mode, suggestion, since=saving.token_base(asked))
+        except (EditUnavailable, EditConflict) as exc:
+            attempt.closed(AuditEntry.Status.REFUSED, str(exc))
+            raise
+        except WikiError as exc:
+            attempt.closed(AuditEntry.Status.FAILED, str(exc))
+            raise
+        return attempt.save(proposal, summary=f"{proposal.summary}; asked by {user.get_username()}",
+                            after=lambda: scan_request(wiki=article.wiki, kind=ScanJob.Kind.TITLES,
+                                                       titles=[article.title], user=user))
+
+
+def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *, since: int | None) -> EditProposal:
+    """The change built on the wiki's current revision, once nobody has touched its section
+    since revision `since` (the one the editor saw); EditConflict naming who did."""
+    offer = _offered(claim, mode, suggestion)  # refused in words before the wiki is read
+    if (off := saving_off_reason(claim.article.wiki)):
+        raise EditUnavailable(off)
+    current = base_read(claim.article)
+    if not current.live:
+        raise WikiUnavailable(f"the wiki could not be read just now ({current.problem}); nothing was saved")
+    if since is not None and since < current.rev_id:
+        seen = edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=saving.revision_text(
+            claim.article, since), offered=offer)
+        saving.check_untouched(claim.article, seen, until=current.rev_id)
+    return edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=current, offered=offer)

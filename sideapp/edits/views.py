@@ -2,7 +2,6 @@
 and an article's talk-page report. Every failure is shown as a sentence."""
 from __future__ import annotations
 
-from datetime import datetime
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
@@ -26,6 +25,7 @@ _ACTION_LABELS = {
     services.ADD: "Add as an additional citation",
     services.REPLACE: "Replace the failing citation",
     services.TAG: "Tag the citation {{failed verification}}",
+    services.ARCHIVE: "Add the archived copy as it was cited",
 }
 
 
@@ -48,29 +48,52 @@ def claim_tag(request, pk: int):
     return _edit_flow(request, claim, services.TAG, None)
 
 
+@role_required(EDITOR)
+@require_http_methods(["GET", "POST"])
+def claim_archive(request, pk: int):
+    """The copy as cited written into a dead citation, or {{dead link}} (sideapp.sources.rescue)."""
+    claim = found_or_404(selectors.claim_for_edit, pk)
+    return _edit_flow(request, claim, services.ARCHIVE, None)
+
+
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
                "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
                "apply_modes": _apply_modes(claim, mode, suggestion)}
+    if request.method == "POST" and request.POST.get("confirm") == "1":
+        return _save(request, context)
     try:
         proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
     change = proposal.change
-    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title),
-                   started=request.POST.get("started") or timezone.now().isoformat())
-    if request.method != "POST" or request.POST.get("confirm") != "1":
-        return render(request, "edits/preview.html", context)
-    if context["saving_off"]:
-        return _problem(request, context, context["saving_off"], status=409)
+    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title))
+    return render(request, "edits/preview.html", context)
+
+
+def _save(request, context):
+    """The confirmed change saved (or the first save of the same confirm shown again)."""
+    claim, mode, suggestion = context["claim"], context["mode"], context["suggestion"]
     try:
         saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
-                                    started_at=_started(request.POST.get("started")))
+                                    token=_token(request.POST.get("token")))
     except EditConflict as exc:
         return _problem(request, context, str(exc), status=409, conflict=True)
-    except (WikiError, services.EditUnavailable) as exc:
-        return _problem(request, context, _sentence(exc), status=502)
+    except services.EditUnavailable as exc:
+        return _problem(request, _by_hand(context), str(exc), status=409)
+    except WikiError as exc:
+        return _problem(request, _by_hand(context), _sentence(exc), status=502)
     return render(request, "edits/saved.html", context | {"saved": saved})
+
+
+def _by_hand(context: dict) -> dict:
+    """The change to make by hand, where it can still be built (the save was refused)."""
+    try:
+        proposal = services.edit_propose(claim=context["claim"], mode=context["mode"],
+                                         suggestion=context["suggestion"])
+    except (services.EditUnavailable, WikiError):
+        return context
+    return context | {"proposal": proposal}
 
 
 def _apply_modes(claim, mode: str, suggestion) -> list[tuple[str, str]]:
@@ -92,13 +115,12 @@ def _sentence(exc: Exception) -> str:
     return text[0].upper() + text[1:]
 
 
-def _started(value: str | None) -> datetime:
-    """When the editor opened the preview (for the wiki's own conflict check)."""
-    try:
-        started = datetime.fromisoformat(value or "")
-    except ValueError:
-        return timezone.now()
-    return started if started.tzinfo else timezone.make_aware(started)
+def _token(value: str | None) -> str:
+    """The preview's save token ("<revision>.<hex digest>"); "" for anything else."""
+    value = (value or "").strip()
+    head, _, digest = value.partition(".")
+    ok = head.isdigit() and 8 <= len(digest) <= 40 and all(c in "0123456789abcdef" for c in digest)
+    return value if ok else ""
 
 
 @role_required(EDITOR)

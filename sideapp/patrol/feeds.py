@@ -5,6 +5,8 @@ view it is; an unknown token is a 404. Rows that user marked patrolled are left 
 """
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpResponse
 from django.urls import reverse
@@ -24,6 +26,8 @@ class PatrolFeed(Feed):
         user = _reader(request)
         if user is None:
             raise Http404("no feed for this token")
+        # The host that names the entries' ids (tag: URIs take a DNS name, without a port).
+        self.host = urlsplit(f"//{request.get_host()}").hostname or "localhost"
         return user
 
     def link(self, obj) -> str:
@@ -38,15 +42,18 @@ class PatrolFeed(Feed):
 
     def item_description(self, item: PatrolRow) -> str:
         words = row_words(item)
-        source = (words["source"] or {}).get("url") or "no citation"
-        return (f"{words['claim']} — cited: {source}. Verdict: {words['verdict_words']}"
+        # Each source with its own verdict; the verdict after them is the claim's, by all of them.
+        cited = "; ".join(f"{c['title']} ({c['verdict_words']})" for c in words["citations"]) or "no citation"
+        return (f"{words['claim']} — cited: {cited}. Verdict: {words['verdict_words']}"
                 f"{': ' + words['reason'] if words['reason'] else ''}. Edit by {words['user']}.")
 
     def item_link(self, item: PatrolRow) -> str:
         return row_words(item)["diff_url"]
 
     def item_guid(self, item: PatrolRow) -> str:
-        return f"side-patrol-row-{item.pk}"
+        """Atom's <id> must be an IRI that never changes: a tag: URI (RFC 4151) of this
+        site, dated the day the row was made."""
+        return f"tag:{self.host},{item.created_at:%Y-%m-%d}:side-editor/patrol/row/{item.pk}"
 
     item_guid_is_permalink = False
 

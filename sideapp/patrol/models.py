@@ -7,11 +7,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from sideapp.claims.models import Citation, Claim
+from sideapp.claims.models import Citation, Claim, ClaimCitation
 from sideapp.scans.models import Article, ScanJob, Wiki
+from verifier_core.fetch.pagestate import NOT_THE_WORK
 from verifier_core.verification import Verdict
 
 
@@ -60,6 +61,7 @@ class PatrolEdit(models.Model):
         REMOVED = "removed", "only removed citations"
         REVERTED = "reverted", "reverted an earlier edit"
         DELETED = "deleted", "the page was deleted"
+        RESTORED = "restored", "the page was restored"
         MOVED = "moved", "a page move"
         SKIPPED = "skipped", "not checked"
         UNREADABLE = "unreadable", "its revision could not be read"
@@ -111,6 +113,9 @@ class PatrolRow(models.Model):
     article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="patrol_rows")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ADDED)
     reason = models.TextField(blank=True)
+    # The edit that took the citation out (reverted or removed): the earliest such edit wins,
+    # whichever was scanned first (sideapp.patrol.reverts).
+    closed_by = models.ForeignKey(PatrolEdit, null=True, blank=True, on_delete=models.SET_NULL, related_name="closed")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -124,10 +129,19 @@ class PatrolRow(models.Model):
     # claim). `FLAGGED` filters rows; `flagged` says it of one row: the same rule.
     FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
 
+    @staticmethod
+    def flagged_q() -> Q:
+        """FLAGGED, and an added citation whose page is already dead or not the cited work,
+        even where an archived copy supports the claim (the editor should link the copy)."""
+        return PatrolRow.FLAGGED | Q(Exists(ClaimCitation.objects.filter(
+            claim=OuterRef("claim"), citation=OuterRef("citation"), page_state__in=NOT_THE_WORK)))
+
     @property
     def flagged(self) -> bool:
         claim = self.claim
-        return bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED)
+        return bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED
+                    or ClaimCitation.objects.filter(claim_id=self.claim_id, citation_id=self.citation_id,
+                                                    page_state__in=NOT_THE_WORK).exists())
 
     def __str__(self) -> str:
         return f"row {self.pk} of {self.edit}"

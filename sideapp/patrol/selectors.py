@@ -7,8 +7,8 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
-from sideapp.claims.models import Claim, Suggestion
-from sideapp.claims.wording import verdict_words
+from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.wording import cited_words, verdict_words
 from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolMark, PatrolRow
 from sideapp.templatetags.side import claim_reason
 
@@ -31,11 +31,12 @@ def patrol_rows(*, user=None, filters: PatrolFilters = PatrolFilters(), limit: i
         rows = rows.annotate(marked=marked)
         rows = rows.filter(marked=True) if filters.show == "patrolled" else rows.filter(marked=False)
     if filters.show == "flagged":
-        rows = rows.filter(PatrolRow.FLAGGED)
+        rows = rows.filter(PatrolRow.flagged_q())
     found = list(_narrowed(rows, filters).select_related(
-        "edit__wiki", "article", "citation", "claim").prefetch_related(_best_suggestion())[:limit])
+        "edit__wiki", "article", "citation", "claim").prefetch_related(_best_suggestion(), _citations())[:limit])
     for row in found:
         row.diff_url = diff_url(row)
+        row.cited = row_citations(row)
     return found
 
 
@@ -51,6 +52,17 @@ def _narrowed(rows: QuerySet[PatrolRow], filters: PatrolFilters) -> QuerySet[Pat
     if not filters.bots:
         rows = rows.filter(edit__bot=False)
     return rows
+
+
+def _citations() -> Prefetch:
+    return Prefetch("claim__claim_citations", queryset=ClaimCitation.objects.select_related("citation").order_by("position"))
+
+
+def row_citations(row: PatrolRow) -> list[dict]:
+    """The claim's citations, each with its own verdict (never the claim's): the row's own
+    (the one the edit added) first, then the others the claim cites."""
+    links = sorted(row.claim.claim_citations.all(), key=lambda link: link.citation_id != row.citation_id)
+    return [cited_words(link) | {"own": link.citation_id == row.citation_id} for link in links]
 
 
 def _best_suggestion() -> Prefetch:
@@ -69,11 +81,23 @@ def row_words(row: PatrolRow) -> dict:
         "parent_revid": edit.parent_revid, "title": row.article.title, "section": claim.section_path,
         "claim": claim.text, "user": edit.user, "timestamp": edit.timestamp.isoformat(),
         "comment": edit.comment, "status": row.status, "status_words": row.get_status_display(),
-        "source": {"url": citation.url, "title": citation.title} if citation else None,
+        "source": _own_source(row) if citation else None,
+        "citations": [c | {"verdict": c["verdict"] or None} for c in _cited(row)],
         "verdict": claim.verdict or None, "verdict_words": verdict_words(claim), "reason": claim_reason(claim),
         "flagged": row.flagged,
         "diff_url": diff_url(row), "suggestion": {"url": best.url, "title": best.title} if best else None,
     }
+
+
+def _own_source(row: PatrolRow) -> dict:
+    """The row's citation with its own verdict and reason."""
+    own = next((c for c in _cited(row) if c["own"]), None)
+    words = {"verdict": own["verdict"] or None, "verdict_words": own["verdict_words"], "reason": own["reason"]} if own else {}
+    return {"url": row.citation.url, "title": row.citation.title} | words
+
+
+def _cited(row: PatrolRow) -> list[dict]:
+    return row.cited if hasattr(row, "cited") else row_citations(row)
 
 
 def diff_url(row: PatrolRow) -> str:

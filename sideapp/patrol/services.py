@@ -8,10 +8,12 @@ from django.utils import timezone
 from sideapp.claims.models import Claim
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
-from sideapp.patrol.changes import REVERT_TAGS, EditChanges, edit_changes
+from sideapp.patrol.changes import EditChanges, edit_changes
 from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolEdit, PatrolMark, PatrolRow
-from sideapp.scans.models import Revision, ScanItem, Wiki
-from sideapp.scans.wikiapi import WikiError
+from sideapp.patrol.reverts import is_revert, rows_close_earlier, rows_close_new
+from sideapp.scans.models import Article, Revision, ScanItem, Wiki
+from sideapp.scans.wikiapi import RevisionHidden, WikiError
+from sideapp.scans.wikipages import readable_before
 from sideapp.scans.wikis import client_for
 
 
@@ -42,40 +44,71 @@ def cursor_start(*, wiki: Wiki, restart: bool = False) -> PatrolCursor:
 
 def edit_scanned(*, item: ScanItem) -> list[int]:
     """After the scan of a patrolled edit's revision: one row per citation it added, rows
-    of earlier edits it undid marked, its status in words. Returns the claims to check
-    (written on the scan job, whose progress counts only them)."""
+    of earlier edits it took out closed (sideapp.patrol.reverts), its status in words.
+    Returns the claims to check (written on the scan job, whose progress counts only them).
+    A bot's revert (scanned only to close rows) adds no row."""
     edit = PatrolEdit.objects.filter(scan_job_id=item.job_id).first()
     if edit is None:
         return []
     if item.status == ScanItem.Status.FAILED or item.revision is None:
         edit.end(PatrolEdit.Status.UNREADABLE, item.reason)
         return []
-    try:
-        changes = edit_changes(_parent_text(edit, item.revision), item.revision.wikitext, item.revision.article.title)
-    except WikiError as exc:
-        edit.end(PatrolEdit.Status.UNREADABLE, f"the revision before it could not be read: {exc}")
-        return []
+    revision, close_only = item.revision, bool(item.job.params.get("close_only"))
+    before, compared = "", ""
+    if not close_only:
+        try:
+            before, compared = _parent_text(edit, revision)
+        except WikiError as exc:
+            before, compared = None, f"the revision before it could not be read: {exc}"
+    changes = None if before is None or close_only else edit_changes(before, revision.wikitext,
+                                                                         revision.article.title)
     with transaction.atomic():
-        claims = list(Claim.objects.filter(revision_claims__revision=item.revision,
-                                           fingerprint__in=changes.checked).prefetch_related("claim_citations__citation"))
-        rows = _rows_for(edit, claims, changes)
-        PatrolRow.objects.bulk_create(rows, ignore_conflicts=True)
-        undone = _mark_undone(edit, item.revision)
-        ids = [c.pk for c in claims]
-        item.job.params["claims"] = ids
-        item.job.save(update_fields=["params"])
-        edit.end(*_edit_outcome(rows, undone, changes), claims_checked=len(ids))
+        # One edit of an article at a time: an edit and its revert, scanned at once by two
+        # workers, each see the other's rows or revision (sideapp.patrol.reverts).
+        Article.objects.select_for_update().filter(pk=revision.article_id).first()
+        undone = rows_close_earlier(edit=edit, revision=revision)
+        if close_only:
+            edit.end(*_bot_outcome(edit, revision, undone))
+            return []
+        if changes is None:  # nothing to compare with: no rows, said so
+            edit.end(PatrolEdit.Status.UNREADABLE, f"could not compare: {compared}")
+            return []
+        return _rows_record(edit, item, changes, compared)
+
+
+def _rows_record(edit: PatrolEdit, item: ScanItem, changes: EditChanges, compared: str) -> list[int]:
+    revision = item.revision
+    claims = list(Claim.objects.filter(revision_claims__revision=revision, fingerprint__in=changes.checked)
+                  .prefetch_related("claim_citations__citation"))
+    rows = _rows_for(edit, claims, changes)
+    PatrolRow.objects.bulk_create(rows, ignore_conflicts=True)
+    rows_close_new(edit=edit, rows=list(edit.rows.select_related("edit")), article_id=revision.article_id)
+    ids = [c.pk for c in claims]
+    item.job.params["claims"] = ids
+    item.job.save(update_fields=["params"])
+    status, reason = _edit_outcome(rows, is_revert(edit, revision), changes)
+    edit.end(status, reason + (f" ({compared})" if compared else ""), claims_checked=len(ids))
     return ids
 
 
-def _parent_text(edit: PatrolEdit, revision: Revision) -> str:
-    """The wikitext before the edit: stored when that revision was scanned, else read."""
+def _parent_text(edit: PatrolEdit, revision: Revision) -> tuple[str | None, str]:
+    """The wikitext before the edit and what it was compared with, in words ("" for the
+    revision before it): stored when that revision was scanned, else read; when the wiki
+    hides that revision's text, the nearest earlier one it shows (None: none of them)."""
     if not edit.parent_revid:
-        return ""
+        return "", ""
     stored = Revision.objects.filter(article=revision.article_id, rev_id=edit.parent_revid).first()
     if stored is not None:
-        return stored.wikitext
-    return client_for(edit.wiki).page_at(edit.parent_revid).wikitext
+        return stored.wikitext, ""
+    client = client_for(edit.wiki)
+    try:
+        return client.page_at(edit.parent_revid).wikitext, ""
+    except RevisionHidden:
+        ancestor = readable_before(client, edit.parent_revid)
+    if ancestor is None:
+        return None, f"the earlier revision {edit.parent_revid} is hidden, and so are the ones before it"
+    return ancestor.wikitext, (f"compared with revision {ancestor.rev_id}: the text of revision "
+                               f"{edit.parent_revid} before it is hidden")
 
 
 def _rows_for(edit: PatrolEdit, claims: list[Claim], changes: EditChanges) -> list[PatrolRow]:
@@ -90,35 +123,38 @@ def _rows_for(edit: PatrolEdit, claims: list[Claim], changes: EditChanges) -> li
     return rows
 
 
-def _mark_undone(edit: PatrolEdit, revision: Revision) -> int:
-    """Rows of earlier edits of this article whose claim this revision no longer holds:
-    reverted when the edit is a revert, removed otherwise."""
-    earlier = PatrolRow.objects.filter(article=revision.article_id, status=PatrolRow.Status.ADDED,
-                                       edit__rcid__lt=edit.rcid)
-    gone = earlier.exclude(claim__revision_claims__revision=revision)
-    reverted = bool(REVERT_TAGS & set(edit.tags))
-    status = PatrolRow.Status.REVERTED if reverted else PatrolRow.Status.REMOVED
-    verb = "reverted" if reverted else "removed"
-    return gone.update(status=status, reason=f"{verb} by {edit.user or 'an anonymous edit'} in revision {edit.revid}")
-
-
-def _edit_outcome(rows: list[PatrolRow], undone: int, changes: EditChanges) -> tuple[str, str]:
+def _edit_outcome(rows: list[PatrolRow], revert: bool, changes: EditChanges) -> tuple[str, str]:
+    """The edit's status from what it did itself (never from what was scanned before it)."""
     if rows:
         n = len(rows)
         return PatrolEdit.Status.CHECKING, f"{n} added citation{'s' if n != 1 else ''} being checked"
-    if undone:
-        return PatrolEdit.Status.REVERTED, (f"undid an earlier edit: {undone} added citation"
-                                            f"{'s' if undone != 1 else ''} marked reverted or removed")
+    if revert:
+        return PatrolEdit.Status.REVERTED, "undid an earlier edit: the citations it took out are marked reverted"
     if changes.removed_citations:
         n = len(changes.removed_citations)
         return PatrolEdit.Status.REMOVED, f"only removed citations ({n}); nothing to check"
     return PatrolEdit.Status.NOTHING, "added no citation; nothing to check"
 
 
-def rows_deleted(*, wiki: Wiki, title: str, reason: str) -> int:
-    """A deleted page: its rows say so (their claims are no longer on the wiki)."""
-    return PatrolRow.objects.filter(article__wiki=wiki, article__title=title, status=PatrolRow.Status.ADDED).update(
+def _bot_outcome(edit: PatrolEdit, revision: Revision, undone: int) -> tuple[str, str]:
+    said = "a bot's edit, not checked (SIDE_PATROL_BOTS)"
+    if is_revert(edit, revision):
+        return PatrolEdit.Status.REVERTED, (f"{said}; it undid an earlier edit: the citations it took out are "
+                                            "marked reverted")
+    return PatrolEdit.Status.SKIPPED, said + (f"; it took out {undone} added citation{'s' if undone != 1 else ''}"
+                                              if undone else "")
+
+
+def rows_deleted(*, article, reason: str) -> int:
+    """A deleted page: its open rows say so (their claims are no longer on the wiki)."""
+    return PatrolRow.objects.filter(article=article, status=PatrolRow.Status.ADDED).update(
         status=PatrolRow.Status.DELETED, reason=reason[:2000])
+
+
+def rows_restored(*, article) -> int:
+    """A restored page: the rows its deletion closed are open again."""
+    return PatrolRow.objects.filter(article=article, status=PatrolRow.Status.DELETED).update(
+        status=PatrolRow.Status.ADDED, reason="")
 
 
 def row_patrolled(*, user, row: PatrolRow) -> bool:

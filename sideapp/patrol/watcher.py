@@ -17,9 +17,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from sideapp.patrol.changes import REVERT_TAGS
 from sideapp.patrol.models import PatrolCursor, PatrolEdit
-from sideapp.patrol.services import rows_deleted
+from sideapp.patrol.services import rows_deleted, rows_restored
 from sideapp.scans.models import ScanJob, Wiki
+from sideapp.scans.pages import article_deleted, article_moved, article_restored
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikiapi import WikiClient, WikiError
 from sideapp.scans.wikis import client_for
@@ -62,8 +64,9 @@ def changes_read(client: WikiClient, *, start: datetime, resume: str = "", limit
     """Changes from `start` on (or from where a read cut short stopped), oldest first,
     following continuation up to `limit`; returns them and where to resume ("" when done)."""
     params = {"list": "recentchanges", "rcdir": "newer", "rcstart": _stamp(start), "rctype": "edit|new|log",
-              "rcnamespace": settings.SIDE_PATROL_NAMESPACES, "rcprop": RCPROP, "rclimit": "max",
-              "formatversion": 2}
+              "rcnamespace": settings.SIDE_PATROL_NAMESPACES, "rcprop": RCPROP,
+              # No more than a read takes per request, so that a short batch continues too.
+              "rclimit": str(limit) if limit < 500 else "max", "formatversion": 2}
     if resume:
         params["rccontinue"] = resume
     changes: list[Change] = []
@@ -134,21 +137,47 @@ def _take(wiki: Wiki, change: Change) -> None:
         wiki=wiki, rcid=change.rcid, kind=change.kind, revid=change.revid, parent_revid=change.parent_revid,
         title=change.title, page_id=change.page_id, user=change.user, bot=change.bot,
         comment=change.comment[:5000], tags=change.tags, timestamp=change.timestamp)
-    log_type, action, target = change.log
     if change.kind == "log":
-        if log_type == "delete" and action == "delete":
-            said = f"{change.user} deleted the page"
-            rows_deleted(wiki=wiki, title=change.title, reason=said)
-            edit.end(PatrolEdit.Status.DELETED, said)
-        elif log_type == "move":
-            edit.end(PatrolEdit.Status.MOVED, f"{change.user} moved the page to {target or 'another title'}")
-        else:
-            edit.end(PatrolEdit.Status.SKIPPED, f"a {log_type or 'log'} entry, not an edit")
+        edit.end(*_log_applied(wiki, change))
     elif change.bot and not settings.SIDE_PATROL_BOTS:
-        edit.end(PatrolEdit.Status.SKIPPED, "a bot's edit: bots' edits are not checked (SIDE_PATROL_BOTS)")
+        if REVERT_TAGS & set(change.tags):  # read, not checked: the citations it took out are closed
+            _scan(wiki, change, edit, close_only=True)
+        else:
+            edit.end(PatrolEdit.Status.SKIPPED, "a bot's edit: bots' edits are not checked (SIDE_PATROL_BOTS)")
     else:
-        job = scan_request(wiki=wiki, kind=ScanJob.Kind.PATROL, titles=[change.title], rev_id=change.revid)
-        PatrolEdit.objects.filter(pk=edit.pk).update(scan_job=job)
+        _scan(wiki, change, edit)
+
+
+def _scan(wiki: Wiki, change: Change, edit: PatrolEdit, close_only: bool = False) -> None:
+    job = scan_request(wiki=wiki, kind=ScanJob.Kind.PATROL, titles=[change.title], rev_id=change.revid)
+    if close_only:
+        job.params["close_only"] = True
+        job.save(update_fields=["params"])
+    PatrolEdit.objects.filter(pk=edit.pk).update(scan_job=job)
+
+
+def _log_applied(wiki: Wiki, change: Change) -> tuple[str, str]:
+    """A log entry applied to the page's row as it comes: a move renames it (by page id), a
+    deletion marks it and its rows deleted, a restoration opens them again."""
+    log_type, action, target = change.log
+    who = change.user or "someone"
+    if log_type == "move":
+        said = f"{who} moved the page to {target or 'another title'}"
+        article_moved(wiki=wiki, page_id=change.page_id, old_title=change.title, new_title=target, reason=said,
+                      when=change.timestamp)
+        return PatrolEdit.Status.MOVED, said
+    if log_type == "delete" and action in ("delete", "delete_redir"):
+        said = f"{who} deleted the page"
+        article = article_deleted(wiki=wiki, page_id=change.page_id, title=change.title, when=change.timestamp)
+        if article is not None:
+            rows_deleted(article=article, reason=said)
+        return PatrolEdit.Status.DELETED, said
+    if log_type == "delete" and action == "restore":
+        article = article_restored(wiki=wiki, page_id=change.page_id, title=change.title)
+        if article is not None:
+            rows_restored(article=article)
+        return PatrolEdit.Status.RESTORED, f"{who} restored the page"
+    return PatrolEdit.Status.SKIPPED, f"a {log_type or 'log'} entry, not an edit"
 
 
 def _advance(cursor: PatrolCursor, changes: list[Change], resume: str, missed: str, now: datetime) -> None:

@@ -25,6 +25,7 @@ class StageName(StrEnum):
     EXPAND = "expand"
     SCAN = "scan"
     FETCH = "fetch"
+    ARCHIVE = "archive"  # the copy of a cited page as it was cited, from a web archive
     VERIFY = "verify"
     SUGGEST = "suggest"
     CORPUS = "corpus"

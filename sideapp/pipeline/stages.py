@@ -10,7 +10,8 @@ entry plus its service.
     expand   scan     ScanJob       scans.scan_expand               scan
     scan     scan     ScanItem      scans.scan_item_run             fetch, verify (a patrolled edit:
                                                                    patrol.edit_scanned picks its claims)
-    fetch    fetch    Source        sources.source_fetch            corpus, verify
+    fetch    fetch    Source        sources.source_fetch            corpus, verify (copies of dead pages read too)
+    archive  fetch    ArchivedCopy  archives.copy_fetch             verify (a verdict asked for the copy)
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
                                                                    (queued at the front: verdicts first)
     suggest  verify   Claim         claims.claim_suggest            the scan job's end
@@ -53,8 +54,9 @@ from sideapp.pipeline.names import Queue, StageName
 from sideapp.scans import services as scans
 from sideapp.scans.models import Revision, ScanItem, ScanJob
 from sideapp.scans.selectors import job_claims
+from sideapp.sources import archives
 from sideapp.sources import services as sources
-from sideapp.sources.models import Source
+from sideapp.sources.models import ArchivedCopy, Source
 
 log = logging.getLogger(__name__)
 CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
@@ -72,6 +74,10 @@ def scan_job(item_pk: int) -> str:
 
 def fetch_job(source_pk: int) -> str:
     return execute(FETCH, source_pk)
+
+
+def archive_job(copy_pk: int) -> str:
+    return execute(ARCHIVE, copy_pk)
 
 
 def verify_job(claim_pk: int) -> str:
@@ -107,6 +113,29 @@ def _fetch(source: Source) -> str:
     sources.source_fetch(source=source, retries_left=(job.retries_left or 0) if job else 0)
     source.refresh_from_db()
     return source.status
+
+
+def _archive(copy: ArchivedCopy) -> str:
+    job = get_current_job()
+    return archives.copy_fetch(copy=copy, retries_left=(job.retries_left or 0) if job else 0).state
+
+
+def after_archive(copy: ArchivedCopy) -> None:
+    """Claims citing the page that waited for its copy are judged again, with it."""
+    claims_dispatch(claim_ids=Claim.objects.filter(
+        claim_citations__citation__source_id=copy.source_id, verify_state=Claim.State.PENDING
+    ).values_list("pk", flat=True))
+
+
+def copies_dispatch(*, claim: Claim) -> int:
+    """Queue the archive lookups a verdict asked for (copies wanted for its sources)."""
+    wanted = set(ArchivedCopy.objects.filter(state=ArchivedCopy.State.WANTED,
+                                             source__citations__claim_citations__claim=claim).values_list("pk", flat=True))
+    with transaction.atomic():
+        ids = list(ArchivedCopy.objects.select_for_update(skip_locked=True).filter(
+            pk__in=wanted, state=ArchivedCopy.State.WANTED).values_list("pk", flat=True))
+        ArchivedCopy.objects.filter(pk__in=ids).update(state=ArchivedCopy.State.QUEUED, queued_at=timezone.now())
+        return enqueue_many(ARCHIVE, ids)
 
 
 def _claim(pk: int) -> Claim | None:
@@ -197,6 +226,8 @@ def after_claim(claim: Claim) -> None:
     """After a claim's verification or suggestion search: its open scan jobs move on.
     A claim outside any (re-verified because its source changed) starts its suggestion
     search at once."""
+    if claim.verify_state == Claim.State.PENDING:  # its verdict asked for archived copies first
+        copies_dispatch(claim=claim)
     open_jobs = ScanJob.objects.filter(items__revision__revision_claims__claim=claim,
                                        status__in=ScanJob.OPEN).distinct()
     for job in open_jobs:
@@ -305,6 +336,10 @@ FETCH = Stage(
     run=_fetch, then=after_fetch, retry=sources.fetch_retry,
     unfinished=lambda: Source.objects.filter(status=Source.Status.PENDING).exclude(queued_at=None),
     since="queued_at", progress=progress.fetch_counts)
+ARCHIVE = Stage(
+    StageName.ARCHIVE, Queue.FETCH, archive_job, load=lambda pk: ArchivedCopy.objects.filter(pk=pk).first(),
+    run=_archive, then=after_archive, retry=sources.fetch_retry, since="queued_at",
+    unfinished=lambda: ArchivedCopy.objects.filter(state=ArchivedCopy.State.QUEUED))
 VERIFY = Stage(
     StageName.VERIFY, Queue.VERIFY, verify_job, load=_claim,
     run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_claim,
@@ -328,7 +363,8 @@ IMPORT = Stage(
     unfinished=lambda: CorpusImport.objects.filter(status__in=CorpusImport.UNFINISHED),
     since="created_at")
 
-STAGES: dict[StageName, Stage] = {s.name: s for s in (EXPAND, SCAN, FETCH, VERIFY, SUGGEST, CORPUS, IMPORT)}
+STAGES: dict[StageName, Stage] = {s.name: s for s in (EXPAND, SCAN, FETCH, ARCHIVE, VERIFY, SUGGEST, CORPUS,
+                                                      IMPORT)}
 
 
 def scan_progress(*, job: ScanJob) -> dict[str, progress.Counts]:

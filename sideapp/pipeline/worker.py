@@ -41,6 +41,15 @@ def _recover(connection) -> None:
     connections.close_all()
 
 
+def _settle_saves(_connection) -> None:
+    """Edits whose audit row was left pending by a web process that died: their outcome
+    read from the wiki's history (sideapp.edits.saving)."""
+    from sideapp.edits.saving import pending_saves_settle
+
+    pending_saves_settle()
+    connections.close_all()
+
+
 def _patrol(connection) -> None:
     from sideapp.patrol.jobs import polls_due
 
@@ -69,6 +78,7 @@ class _Recovering:
         if self._recovered_at is None or now - self._recovered_at >= settings.SIDE_RECOVERY_INTERVAL:
             self._recovered_at = now
             _guarded("recovery of abandoned work", _recover, self.connection)
+            _guarded("settling saves left pending", _settle_saves, self.connection)
         _guarded("queueing patrol reads", _patrol, self.connection)
 
 

@@ -35,18 +35,32 @@ class Models:
     Item: type
     Assignment: type
     Vote: type
+    # Models that came after the migrations that merge with this code (None there).
+    PatrolRow: type | None = None
+    PatrolMark: type | None = None
+    ArticleTitle: type | None = None
 
     @classmethod
     def of(cls, apps) -> "Models":
         names = {"Item": "annotation", "Assignment": "annotation", "Vote": "annotation"}
-        return cls(**{f: apps.get_model(names.get(f, "sideapp"), f) for f in cls.__dataclass_fields__})
+        found = {}
+        for name, spec in cls.__dataclass_fields__.items():
+            try:
+                found[name] = apps.get_model(names.get(name, "sideapp"), name)
+            except LookupError:
+                if spec.default is not None:
+                    raise
+        return cls(**found)
 
 
 def wiki_merge(m: Models, *, keep, drop) -> None:
-    """Fold Wiki `drop` into `keep` (call inside a transaction), then delete `drop`."""
+    """Fold Wiki `drop` into `keep` (call inside a transaction), then delete `drop`. The
+    same page is the same page id (the same title for rows that have none)."""
     m.ScanJob.objects.filter(wiki=drop).update(wiki=keep)
     for article in m.Article.objects.filter(wiki=drop):
-        twin = m.Article.objects.filter(wiki=keep, title=article.title).first()
+        twins = m.Article.objects.filter(wiki=keep)
+        twin = (twins.filter(page_id=article.page_id) if article.page_id is not None
+                else twins.filter(title=article.title, page_id=None)).first()
         if twin is None:
             m.Article.objects.filter(pk=article.pk).update(wiki=keep)
         else:
@@ -55,7 +69,8 @@ def wiki_merge(m: Models, *, keep, drop) -> None:
 
 
 def article_merge(m: Models, *, keep, drop) -> None:
-    """Fold Article `drop` into `keep`: revisions, claims, citations, scan items, audit."""
+    """Fold Article `drop` into `keep`: revisions, claims, citations, scan items, patrol
+    rows, titles, audit."""
     revisions = _move_or_map(m.Revision, drop, keep, "article", "rev_id")
     claims = _move_or_map(m.Claim, drop, keep, "article", "fingerprint")
     for old, new in claims.items():
@@ -63,13 +78,27 @@ def article_merge(m: Models, *, keep, drop) -> None:
     citations = _move_or_map(m.Citation, drop, keep, "article", "fingerprint")
     for old, new in citations.items():
         _repoint(m.ClaimCitation, "citation", old, new, unique_with="claim")
+        if m.PatrolRow is not None:
+            _patrol_rows_repoint(m, "citation", old, new)
         m.Citation.objects.filter(pk=old).delete()
     for old, new in revisions.items():
         _revision_repoint(m, old, new)
     m.ScanItem.objects.filter(article=drop).update(article=keep)
     m.AuditEntry.objects.filter(article=drop).update(article=keep)
+    if m.PatrolRow is not None:
+        m.PatrolRow.objects.filter(article=drop).update(article=keep)
+    if m.ArticleTitle is not None:
+        _titles_merge(m, keep, drop)
     _article_current(m, keep, drop)
     drop.delete()
+
+
+def _titles_merge(m: Models, keep, drop) -> None:
+    """The dropped row's titles become the kept row's past titles."""
+    m.ArticleTitle.objects.filter(article=drop).update(article=keep)
+    if drop.title != keep.title and not m.ArticleTitle.objects.filter(article=keep, title=drop.title).exists():
+        m.ArticleTitle.objects.create(article=keep, title=drop.title, until=keep.titled_at,
+                                      reason=f"the page was renamed to {keep.title}")
 
 
 def claim_merge(m: Models, *, keep: int, drop: int) -> None:
@@ -88,7 +117,25 @@ def claim_merge(m: Models, *, keep: int, drop: int) -> None:
             _item_merge(m, keep=twin, drop=item)
     m.AuditEntry.objects.filter(claim_id=drop).update(claim_id=keep)
     _repoint(m.RevisionClaim, "claim", drop, keep, unique_with="revision")
+    if m.PatrolRow is not None:
+        _patrol_rows_repoint(m, "claim", drop, keep)
     m.Claim.objects.filter(pk=drop).delete()  # its ClaimCitations are the kept claim's twins
+
+
+def _patrol_rows_repoint(m: Models, field: str, old: int, new: int) -> None:
+    """Patrol rows of claim (or citation) `old` move to `new`; a row that would repeat one
+    the same edit has there already gives its patrollers' marks to that row, then goes."""
+    other = "citation" if field == "claim" else "claim"
+    for row in m.PatrolRow.objects.filter(**{f"{field}_id": old}):
+        twin = m.PatrolRow.objects.filter(edit_id=row.edit_id, **{f"{field}_id": new},
+                                          **{f"{other}_id": getattr(row, f"{other}_id")}).first()
+        if twin is None:
+            m.PatrolRow.objects.filter(pk=row.pk).update(**{f"{field}_id": new})
+            continue
+        marks = m.PatrolMark.objects.filter(row=row)
+        marks.filter(user__in=m.PatrolMark.objects.filter(row=twin).values("user")).delete()
+        marks.update(row=twin)
+        m.PatrolRow.objects.filter(pk=row.pk).delete()
 
 
 def _suggestions_merge(m: Models, keep: int, drop: int) -> None:

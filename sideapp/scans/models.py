@@ -4,6 +4,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils import timezone
 
@@ -53,6 +55,12 @@ class Wiki(models.Model):
 
 
 class Article(models.Model):
+    """A page of a wiki, known by its page id: a move renames the row (its earlier titles
+    are kept as ArticleTitle rows), so claims, judgements, patrol rows and audit entries
+    stay with the page (sideapp.scans.pages). A row made before page ids were kept has none
+    until its page is read again. Two rows may carry one title for a while (a page moved
+    away and another one made under its old name): the one titled last is the page's."""
+
     wiki = models.ForeignKey(Wiki, on_delete=models.CASCADE, related_name="articles")
     title = models.CharField(max_length=255)
     page_id = models.BigIntegerField(null=True, blank=True)
@@ -60,12 +68,36 @@ class Article(models.Model):
         "Revision", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     last_scanned_at = models.DateTimeField(null=True, blank=True)
+    titled_at = models.DateTimeField(default=timezone.now)  # when it took its present title
+    deleted_at = models.DateTimeField(null=True, blank=True)  # the page is deleted on the wiki
+    # The title's words for the editors' search (sideapp.claims.search), kept by PostgreSQL
+    # (a stored generated column: it follows a move).
+    title_search = models.GeneratedField(expression=SearchVector("title", config="english", weight="B"),
+                                         output_field=SearchVectorField(), db_persist=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["wiki", "title"], name="article_unique_title")]
+        constraints = [models.UniqueConstraint(fields=["wiki", "page_id"], condition=models.Q(page_id__isnull=False),
+                                               name="article_unique_page")]
+        indexes = [models.Index(fields=["wiki", "title"], name="article_title"),
+                   GinIndex("title_search", name="article_title_search")]
 
     def __str__(self) -> str:
         return self.title
+
+
+class ArticleTitle(models.Model):
+    """A title an article had before it was moved (its title history)."""
+
+    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="titles")
+    title = models.CharField(max_length=255)
+    until = models.DateTimeField()  # when the page left this title
+    reason = models.TextField(blank=True)  # "moved to X by Y", in words
+
+    class Meta:
+        ordering = ["-until", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.article_id} was {self.title}"
 
 
 class Revision(models.Model):
@@ -78,6 +110,7 @@ class Revision(models.Model):
     citation_occurrences = models.PositiveIntegerField(default=0)  # <ref> and {{sfn}} uses
     warnings = models.JSONField(default=list, blank=True)
     scanned_at = models.DateTimeField(auto_now_add=True)
+    sha1 = models.CharField(max_length=40, blank=True)  # the wiki's hash of its text: reverts match it
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "rev_id"], name="revision_unique_id")]
@@ -141,6 +174,21 @@ class ScanJob(models.Model):
     def status_words(self) -> str:
         return self._WORDS.get(self.status, self.get_status_display())
 
+    @property
+    def described(self) -> str:
+        """What the scan reads, in words: "Titles: A, B, C and 2 more", "Category: X"."""
+        if self.kind == self.Kind.CATEGORY:
+            return f"Category: {self.params.get('category', '')}"
+        if self.kind == self.Kind.RECENT:
+            return f"Recent changes: at most {self.params.get('limit') or 50} articles"
+        titles = self.params.get("titles") or []
+        if self.kind == self.Kind.PATROL:
+            return f"An edit of {', '.join(titles)} (revision {self.params.get('rev_id')})"
+        shown, rest = titles[:3], len(titles) - 3
+        listed = (f"{', '.join(shown)} and {rest} more" if rest > 0
+                  else " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown))
+        return f"Titles: {listed}"
+
     def outcome(self, progress: dict[str, dict[str, int]]) -> tuple[str, str] | None:
         """The final (status, reason) once every stage of every article has ended, from
         the job's progress ({stage: {done, total, failed}}); None while work remains."""
@@ -190,6 +238,7 @@ class ScanItem(models.Model):
 
     job = models.ForeignKey(ScanJob, on_delete=models.CASCADE, related_name="items")
     title = models.CharField(max_length=255)
+    page_id = models.BigIntegerField(null=True, blank=True)  # asked by page id: read by it (moves)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     reason = models.TextField(blank=True)
     article = models.ForeignKey(Article, null=True, blank=True, on_delete=models.SET_NULL)

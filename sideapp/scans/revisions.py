@@ -17,6 +17,7 @@ from django.db import transaction
 
 from sideapp.claims.models import Citation, Claim, ClaimCitation, RevisionClaim
 from sideapp.scans.models import Article, Revision
+from sideapp.scans.occurrences import occurrences_json, tagged
 from sideapp.sources.models import Source
 from sideapp.scans.wikiapi import PageData
 from verifier_core.fetch import normalise_url
@@ -29,7 +30,7 @@ _CITATION_FIELDS = (
 )
 _CITATION_STORED = ["kind", "ref_name", "raw", "template", "fields", "flags", "source", *_CITATION_FIELDS]
 _CLAIM_STORED = ["text", "context", "section", "section_number", "sentence_rest", "needs_citation", "tags",
-                 "checked", "checkable"]
+                 "checked", "checkable", "tagged_revision"]
 
 
 def _digest(*parts: str) -> str:
@@ -114,8 +115,10 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
     article = revision.article
     fps = claim_fingerprints(extraction.claims, citation_fps)
     existing = {c.fingerprint: c for c in Claim.objects.filter(article=article, fingerprint__in=fps)}
+    cited_rows = [citations[fp] for fp in citation_fps]
+    places = [occurrences_json(claim, extraction.citations, cited_rows) for claim in extraction.claims]
     kept, created, changed, restated = [], [], [], []
-    for claim, fp in zip(extraction.claims, fps):
+    for claim, fp, place in zip(extraction.claims, fps, places):
         row = existing.get(fp) or Claim(article=article, fingerprint=fp, first_revision=revision)
         before = _values(row, _CLAIM_STORED)
         if row.pk and (row.checked, row.checkable) != (claim.checked, claim.checkable):
@@ -124,6 +127,10 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
         row.needs_citation, row.tags, row.last_revision = claim.needs_citation, claim.tags, revision
         row.section_number, row.sentence_rest = claim.section_number, claim.after
         row.checked, row.checkable = claim.checked, claim.checkable
+        was_tagged = row.tagged_revision is not None
+        row.tagged_revision = (row.tagged_revision or revision.rev_id) if tagged(place) else None
+        if row.pk and was_tagged != (row.tagged_revision is not None):
+            _reflag(row)
         (kept if row.pk else created).append(row)
         if row.pk and _values(row, _CLAIM_STORED) != before:
             changed.append(row)
@@ -142,9 +149,18 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
     ]
     ClaimCitation.objects.bulk_create(links, ignore_conflicts=True)
     RevisionClaim.objects.bulk_create(
-        [RevisionClaim(revision=revision, claim=rows[fp], position=i) for i, fp in enumerate(fps)],
+        [RevisionClaim(revision=revision, claim=rows[fp], position=i, occurrences=place)
+         for i, (fp, place) in enumerate(zip(fps, places))],
     )
     return len(rows)
+
+
+def _reflag(row: Claim) -> None:
+    """A claim tagged (or untagged) on the wiki since its verdict: in or out of the flagged list."""
+    row.flagged, row.needs_look = Claim.flag_rule(
+        verdict=row.verdict, confidence=row.confidence, needs_citation=row.needs_citation,
+        checkable=row.checkable, tagged=row.tagged_revision is not None)
+    Claim.objects.filter(pk=row.pk).update(flagged=row.flagged, needs_look=row.needs_look)
 
 
 def revision_store(*, article: Article, page: PageData, extraction: wt.Extraction) -> Revision:
@@ -152,7 +168,7 @@ def revision_store(*, article: Article, page: PageData, extraction: wt.Extractio
     with transaction.atomic():
         revision = Revision.objects.create(
             article=article, rev_id=page.rev_id, timestamp=page.timestamp,
-            wikitext=page.wikitext, warnings=extraction.warnings[:100],
+            wikitext=page.wikitext, warnings=extraction.warnings[:100], sha1=page.sha1,
             citation_occurrences=extraction.citation_occurrences,
         )
         citation_fps, citations = _store_citations(article, extraction)

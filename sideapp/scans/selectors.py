@@ -87,8 +87,18 @@ def wiki_rows() -> list[dict]:
         article_count=Count("articles", distinct=True),
         claim_count=Count("articles__claims", filter=Q(articles__claims__current=True), distinct=True),
     ).select_related("patrol_cursor").order_by("name", "api_url")
-    return [{"wiki": w, "configured": wiki_is_configured(w), "saving_off": saving_off_reason(w)}
-            for w in wikis]
+    return [{"wiki": w, "configured": wiki_is_configured(w), "saving_off": saving_off_reason(w),
+             "problem": "" if w.wikiid else wiki_problem(w)} for w in wikis]
+
+
+def wiki_problem(wiki: Wiki) -> str:
+    """Why a wiki is not identified, in words: what its newest failed scan met (the wiki
+    did not answer, the address is not an api.php), or that nothing has reached it yet."""
+    job = wiki.scan_jobs.filter(status=ScanJob.Status.FAILED).order_by("-created_at").first()
+    if job is None:
+        return "Side editor has not reached a wiki at this address yet; a scan of it will try."
+    item = job.items.filter(status=ScanItem.Status.FAILED).exclude(reason="").first()
+    return (item.reason if item else job.reason) or f"scan {job.pk} of it failed"
 
 
 def several_wikis() -> bool:

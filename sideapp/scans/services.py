@@ -13,9 +13,11 @@ from sideapp.claims.models import Claim
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import Article, Revision, ScanItem, ScanJob, Wiki
+from sideapp.scans.pages import article_for_page
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.selectors import job_claims, job_sources
 from sideapp.scans.wikiapi import PageData, WikiClient, WikiError, category_title
+from sideapp.scans.wikipages import page_by_id
 from sideapp.scans.wikis import client_for
 from sideapp.sources.models import Source
 from verifier_core.wikitext import extract
@@ -28,10 +30,12 @@ class ScanRefused(Exception):
 
 
 def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None, category: str = "",
-                 limit: int = 50, user=None, enqueue: bool = True, rev_id: int | None = None) -> ScanJob:
+                 limit: int = 50, user=None, enqueue: bool = True, rev_id: int | None = None,
+                 page_id: int | None = None) -> ScanJob:
     """Record a scan job and report it (sideapp.events.scan_requested: the pipeline
     queues its work once the transaction commits); `enqueue=False` only records it.
-    A patrol scan (kind PATROL) reads revision `rev_id` of its one title."""
+    A patrol scan (kind PATROL) reads revision `rev_id` of its one title; a scan of one
+    page asked by `page_id` reads that page under whatever title it has by then."""
     clean = list(dict.fromkeys(t.strip() for t in titles or [] if t.strip()))
     if kind in (ScanJob.Kind.TITLES, ScanJob.Kind.PATROL) and not clean:
         raise ValueError("a scan of titles needs at least one title")
@@ -43,7 +47,8 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None, cate
             params={"titles": clean, "category": category.strip(), "limit": limit,
                     **({"rev_id": rev_id, "claims": []} if rev_id else {})},
         )
-        ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in clean])
+        ScanItem.objects.bulk_create([ScanItem(job=job, title=t, page_id=page_id if len(clean) == 1 else None)
+                                      for t in clean])
         if enqueue:
             events.scan_requested.send(sender=ScanJob, job=job)
     return job
@@ -137,8 +142,7 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
         started_at=timezone.now(), status=ScanJob.Status.RUNNING)
     try:
         client = client or client_for(item.job.wiki)
-        rev_id = item.job.params.get("rev_id")  # a patrolled edit: that revision, not the latest
-        page = client.page_at(rev_id) if rev_id else client.page(item.title)
+        page = _page_read(client, item)
         _check_size(page)
         article, revision, written = article_store(wiki=item.job.wiki, page=page)
         item.finish(written=written, notes=_notes(page, written), article=article, revision=revision)
@@ -149,6 +153,17 @@ def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanIt
         item.fail(f"an internal error ({type(exc).__name__}) stopped the scan of this article; "
                   "the worker's log has the details")
     return item
+
+
+def _page_read(client: WikiClient, item: ScanItem) -> PageData:
+    """A patrolled edit's own revision; a page asked by id under whatever title it has now
+    (moved since); else the latest revision of the title."""
+    rev_id = item.job.params.get("rev_id")
+    if rev_id:
+        return client.page_at(rev_id)
+    if item.page_id:
+        return page_by_id(client, item.page_id)
+    return client.page(item.title)
 
 
 def _check_size(page: PageData) -> None:
@@ -170,8 +185,9 @@ def _notes(page: PageData, written: bool) -> str:
 
 
 def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, bool]:
-    """Store `page` unless its revision is known. Returns (article, revision, written)."""
-    article, _ = Article.objects.get_or_create(wiki=wiki, title=page.title)
+    """Store `page` unless its revision is known. Returns (article, revision, written).
+    The article is the page's by its id: a moved page's row is renamed, not copied."""
+    article = article_for_page(wiki=wiki, page_id=page.page_id, title=page.title)
     known = Revision.objects.filter(article=article, rev_id=page.rev_id).first()
     if known:
         return article, known, False

@@ -50,6 +50,11 @@ class InvalidTitle(WikiError):
     pass
 
 
+class RevisionHidden(WikiError):
+    """The revision's text is hidden on the wiki (revision deletion): it is never read as
+    an empty page."""
+
+
 class WikiLoginFailed(WikiError):
     pass
 
@@ -80,6 +85,7 @@ class PageData:
     wikitext: str
     redirected_from: str | None
     protection: tuple[str, ...]  # e.g. ("edit=sysop",)
+    sha1: str = ""  # the wiki's hash of the text: a revert has an earlier revision's
 
 
 @dataclass(frozen=True)
@@ -247,7 +253,7 @@ class WikiClient:
         """
         result = self._api(
             "query", titles=title, redirects=1, prop="revisions|info", inprop="protection",
-            rvprop="ids|timestamp|content", rvslots="main", formatversion=2,
+            rvprop=PAGE_RVPROP, rvslots="main", formatversion=2,
         )
         query = result.get("query", {})
         pages = query.get("pages", [])
@@ -268,7 +274,7 @@ class WikiClient:
         """Revision `rev_id` of its page, whichever is latest now (a patrolled edit);
         PageMissing when the wiki no longer shows it (a deleted page or revision)."""
         result = self._api("query", revids=rev_id, prop="revisions|info", inprop="protection",
-                           rvprop="ids|timestamp|content", rvslots="main", formatversion=2)
+                           rvprop=PAGE_RVPROP, rvslots="main", formatversion=2)
         pages = result.get("query", {}).get("pages", [])
         if not pages or pages[0].get("missing") or not pages[0].get("revisions"):
             raise PageMissing(f"revision {rev_id} is no longer on the wiki: its page or the revision "
@@ -287,6 +293,19 @@ class WikiClient:
         if not pages or pages[0].get("missing") or pages[0].get("invalid") or "title" not in pages[0]:
             raise PageMissing(f"the wiki has no page with id {page_id}")
         return pages[0]["title"], int(pages[0].get("ns", 0))
+
+    def revisions_after(self, title: str, base: int, *, content: bool = True, limit: int = 50) -> list[dict]:
+        """The page's revisions after `base`, oldest first (at most `limit`): {"revid", "user",
+        "timestamp", "comment", "text"}; "text" None where its content is hidden (or not asked)."""
+        result = self._api("query", titles=title, prop="revisions", rvstartid=base, rvdir="newer",
+                           rvlimit=limit + 1, rvslots="main", formatversion=2,
+                           rvprop="ids|user|timestamp|comment" + ("|content" if content else ""))
+        pages = result.get("query", {}).get("pages", [])
+        found = pages[0].get("revisions", []) if pages else []
+        return [{"revid": int(r["revid"]), "user": r.get("user", "(hidden)"), "timestamp": r.get("timestamp", ""),
+                 "comment": r.get("comment", ""),
+                 "text": (r.get("slots", {}).get("main", {}) or {}).get("content") if content else None}
+                for r in found if int(r["revid"]) != base][:limit]
 
     def rendered_html(self, rev_id: int) -> str:
         """The HTML the wiki renders for revision `rev_id` (action=parse), without edit
@@ -423,11 +442,25 @@ def _edit_error(title: str, base: int, exc: APIError) -> WikiError:
         return PageMissing(f"page {title!r} no longer exists on the wiki")
     return EditRefused(refusal_sentence(exc.code, exc.info, title))
 
+PAGE_RVPROP = "ids|timestamp|content|sha1"
+
+
+def revision_text(revision: dict) -> str:
+    """A revision's wikitext from an API answer; RevisionHidden when the wiki hides it
+    (`texthidden`), PageMissing when it sent none: never "" for a text it did not send."""
+    main = revision.get("slots", {}).get("main", {})
+    if main.get("texthidden") or revision.get("texthidden"):
+        raise RevisionHidden(f"the text of revision {revision.get('revid')} is hidden on the wiki "
+                             "(revision deletion)")
+    content = main.get("content", revision.get("content"))
+    if content is None:
+        raise PageMissing(f"the wiki sent no text for revision {revision.get('revid')}")
+    return content
+
+
 def _page_data(requested: str, page: dict, redirects: list[dict]) -> PageData:
     revision = page["revisions"][0]
-    content = revision.get("slots", {}).get("main", {}).get("content")
-    if content is None:
-        content = revision.get("content", "")
+    content = revision_text(revision)
     stamp = revision.get("timestamp")
     return PageData(
         title=page["title"],
@@ -439,4 +472,5 @@ def _page_data(requested: str, page: dict, redirects: list[dict]) -> PageData:
         wikitext=content,
         redirected_from=redirects[0]["from"] if redirects else None,
         protection=tuple(f"{p['type']}={p['level']}" for p in page.get("protection", [])),
+        sha1=str(revision.get("sha1") or ""),
     )

@@ -41,6 +41,7 @@ class Source(models.Model):
     queued_at = models.DateTimeField(null=True, blank=True)  # a fetch job is on the queue
     fetched_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    captured_at = models.DateTimeField(null=True, blank=True)  # last sent to an archive (SIDE_ARCHIVE_CAPTURE)
 
     def __str__(self) -> str:
         return self.url
@@ -108,3 +109,75 @@ class SourceDocument(models.Model):
     sha256 = models.CharField(max_length=64)
     fetched_at = models.DateTimeField()
     indexed_at = models.DateTimeField(null=True, blank=True)
+    # What the page says about itself (verifier_core.fetch.metadata.PageMeta.to_json()):
+    # {"title", "site_name", "date" (ISO), "authors": [...], "modified", "raw_title", "h1", ...}.
+    meta = models.JSONField(default=dict, blank=True)
+
+
+class ArchiveLookup(models.Model):
+    """A web archive's list of captures of one URL (a CDX answer), kept so that every
+    citation of the page, whatever its date, is answered from one lookup."""
+
+    cdx_url = models.CharField(max_length=500)
+    url = models.TextField()
+    captures = models.JSONField(default=list, blank=True)  # [[timestamp, url, status, mime], ...]
+    looked_up_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["cdx_url", "url"], name="archivelookup_unique")]
+
+
+class ArchivedCopy(models.Model):
+    """The copy of a page as it was cited on one day (the citation's access-date, else its
+    date; "" for undated citations): found in a web archive, or why not."""
+
+    class State(models.TextChoices):
+        WANTED = "wanted"  # a verdict asked for it (the live page fails a dated claim)
+        QUEUED = "queued"
+        FOUND = "found"
+        NONE = "none"  # no archive holds a copy that is the cited work
+        BUSY = "busy"  # an archive asked to slow down or did not answer: asked again later
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="copies")
+    target = models.CharField(max_length=8, blank=True)  # YYYYMMDD, "" for undated citations
+    state = models.CharField(max_length=8, choices=State.choices, default=State.WANTED)
+    reason = models.TextField(blank=True)
+    archive_name = models.CharField(max_length=200, blank=True)  # "the Internet Archive"
+    cdx_url = models.CharField(max_length=500, blank=True)
+    replay_prefix = models.CharField(max_length=500, blank=True)
+    timestamp = models.CharField(max_length=14, blank=True)
+    capture_url = models.TextField(blank=True)  # the original URL as captured
+    title = models.TextField(blank=True)
+    text = models.TextField(blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    meta = models.JSONField(default=dict, blank=True)
+    lookups = models.PositiveSmallIntegerField(default=0)  # CDX requests this copy cost
+    queued_at = models.DateTimeField(null=True, blank=True)
+    fetched_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["source", "target"], name="archivedcopy_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.source_id}@{self.target or 'undated'}: {self.state}"
+
+    @property
+    def found(self) -> bool:
+        return self.state == self.State.FOUND
+
+    @property
+    def link_url(self) -> str:
+        """The copy as readers open it (REPLAY_PREFIX<timestamp>/<url>)."""
+        return f"{self.replay_prefix}{self.timestamp}/{self.capture_url}" if self.found else ""
+
+    @property
+    def words(self) -> str:
+        """"the Internet Archive's copy of 12 March 2019"."""
+        from verifier_core.fetch.citedates import day_words, timestamp_day
+
+        day = timestamp_day(self.timestamp)
+        return f"{self.archive_name}'s copy of {day_words(day)}" if self.found and day else ""
+
+    def to_json(self) -> dict:
+        return {"archive": self.archive_name, "timestamp": self.timestamp, "url": self.link_url,
+                "words": self.words}

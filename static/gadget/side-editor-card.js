@@ -71,11 +71,7 @@
 		if ( claim.reason ) {
 			line( card, 'side-editor-reason', claim.reason );
 		}
-		if ( claim.quote ) {
-			line( card, 'side-editor-label', claim.verdict === 'not_supported' ?
-				'Closest passage in the cited source:' : 'The cited source says:' );
-			line( card, 'side-editor-quote' ).appendChild( el( 'q', null, claim.quote ) );
-		}
+		citationRows( card, claim );
 		suggestionRows( card, claim );
 		if ( state.findings.stale ) {
 			line( card, 'side-editor-stale', 'Side editor checked revision ' + state.findings.revision +
@@ -86,19 +82,32 @@
 		line( card, 'side-editor-foot' ).appendChild( safeLink( claim.url, 'Open in Side editor' ) );
 	}
 
-	function bestSuggestion( claim ) {
-		var best = null;
-		claim.suggestions.forEach( function ( s ) {
-			if ( !best || ( s.better && !best.better ) ) {
-				best = s;
+	function citationRows( card, claim ) {
+		// Each cited source with its own verdict and quote, never the claim's as its own.
+		var several = claim.citations.length > 1;
+		claim.citations.forEach( function ( c ) {
+			var says = c.verdict === 'supported' || c.verdict === 'partially_supported', row;
+			if ( several ) {
+				row = line( card, 'side-editor-cited' );
+				row.appendChild( safeLink( c.url, c.title || c.url ) );
+				row.appendChild( el( 'span', 'side-editor-' + c.verdict,
+					': ' + ( c.verdict ? c.verdict.replace( /_/g, ' ' ) : 'not checked yet' ) ) );
+			}
+			if ( c.quote ) {
+				line( card, 'side-editor-label', says ? ( several ? 'It says:' : 'The cited source says:' ) :
+					'Closest passage in ' + ( several ? 'it:' : 'the cited source:' ) );
+				line( card, 'side-editor-quote' ).appendChild( el( 'q', null, c.quote ) );
 			}
 		} );
-		return best;
 	}
 
 	function suggestionRows( card, claim ) {
-		var best = bestSuggestion( claim );
+		var best = supporting( claim );
 		if ( !best ) {
+			if ( claim.verdict !== 'supported' ) {
+				line( card, 'side-editor-hint side-editor-none', claim.needs_citation ?
+					'No source that supports it was found.' : 'No better source was found.' );
+			}
 			return;
 		}
 		var row = line( card, 'side-editor-suggestion', best.better ? 'A better source: ' : 'A source found: ' );
@@ -118,7 +127,8 @@
 		}
 		var row = line( card, 'side-editor-actions' );
 		claim.actions.forEach( function ( offer ) {
-			var button = el( 'button', 'side-editor-button', ACTION_WORDS[ offer.action ] || offer.action );
+			var words = offer.kind === 'dead_link' ? 'Tag \u201cdead link\u201d' : ( ACTION_WORDS[ offer.action ] || offer.action );
+			var button = el( 'button', 'side-editor-button', words );
 			button.type = 'button';
 			button.setAttribute( 'data-side-action', offer.action );
 			button.addEventListener( 'click', function () {
@@ -173,9 +183,14 @@
 		dialog.setAttribute( 'aria-label', ACTION_WORDS[ proposal.action ] );
 		dialog.appendChild( el( 'h2', null, ACTION_WORDS[ proposal.action ] + ': ' + proposal.title ) );
 		dialog.appendChild( el( 'p', null, 'Edit summary: ' + proposal.summary ) );
-		proposal.diff.split( '\n' ).forEach( function ( text ) {
-			var kind = /^(\+\+\+|---)/.test( text ) ? 'file' : { '+': 'add', '-': 'del', '@': 'hunk' }[ text.charAt( 0 ) ];
-			diff.appendChild( el( 'span', 'side-editor-diff-' + ( kind || 'same' ), text + '\n' ) );
+		proposal.diff_lines.forEach( function ( row ) {
+			// Word by word, as Side editor's own preview: the changed pieces of a line marked.
+			var span = diff.appendChild( el( 'span', 'side-editor-diff-' + row.kind ) );
+			row.parts.forEach( function ( part ) {
+				span.appendChild( part[ 1 ] && row.kind !== 'same' ? el( row.kind === 'add' ? 'ins' : 'del', null, part[ 0 ] ) :
+					document.createTextNode( part[ 0 ] ) );
+			} );
+			span.appendChild( document.createTextNode( '\n' ) );
 		} );
 		dialog.appendChild( diff );
 		dialog.appendChild( el( 'p', 'side-editor-note', 'This is saved as your own edit on this wiki, ' +
@@ -294,13 +309,14 @@
 				if ( !shownVerdicts && stages.scan && stages.scan.done === stages.scan.total &&
 					verify.total > 0 && verify.done === verify.total ) {
 					shownVerdicts = true; // verdicts first, suggestions when the check ends
-					ask( findingsPath() ).then( loadedAgain );
+					// After a check it asked for, never the browser's kept answer of before it.
+					ask( findingsPath(), { cache: 'no-cache' } ).then( loadedAgain );
 				}
 				if ( job.finished ) {
-					ask( findingsPath() ).then( function ( findings ) {
+					ask( findingsPath(), { cache: 'no-cache' } ).then( function ( findings ) {
 						loadedAgain( findings );
 						say( 'Side editor finished checking revision ' + findings.revision + ': ' +
-							findings.claims.length + ' claims to look at.' );
+							counted( findings ) + '.', [ allToggle() ] );
 					}, function ( error ) {
 						say( 'The check ended: ' + ( job.reason || job.status ) + ' (' + error.message + ')' );
 					} );

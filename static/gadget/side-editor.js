@@ -17,12 +17,14 @@
 		partially_supported: [ '\u25D0', 'partial' ],
 		source_unavailable: [ '?', 'unreadable' ],
 		supported: [ '\u2713', 'supported' ],
-		needs_citation: [ '+', 'source found' ]
+		needs_citation: [ '+', 'needs a source' ]
 	};
+	var ALL_KEY = 'side-editor-all-checks'; // this reader's "show all checks", kept in localStorage
 	var ACTION_WORDS = {
 		tag: 'Tag \u201cfailed verification\u201d',
 		add: 'Add the suggested source',
-		replace: 'Replace the cited source'
+		replace: 'Replace the cited source',
+		archive: 'Add the archived copy'
 	};
 	var STAGE_WORDS = { scan: 'reading the page', fetch: 'reading sources',
 		verify: 'checking claims', suggest: 'looking for better sources' };
@@ -69,6 +71,9 @@
 			init.headers[ 'Content-Type' ] = 'application/json';
 			init.body = JSON.stringify( options.body );
 		}
+		if ( options && options.cache ) {
+			init.cache = options.cache; // 'no-cache': revalidate (ETag) instead of a kept answer
+		}
 		return fetch( path.indexOf( 'http' ) === 0 ? path : BASE + path, init ).then( function ( response ) {
 			return response.json().then( function ( data ) {
 				if ( !response.ok ) {
@@ -107,10 +112,43 @@
 		if ( !f ) {
 			return say( 'Side editor has not checked this page yet.', [ checkButton( 'Check this page' ) ] );
 		}
-		var line = 'Side editor checked revision ' + f.revision + ': ' + f.claims.length +
-			( f.claims.length === 1 ? ' claim' : ' claims' ) + ' to look at.';
+		var line = 'Side editor checked revision ' + f.revision + ': ' + counted( f ) + '.';
 		say( f.stale ? line + ' This revision is newer.' : line,
-			f.stale ? [ checkButton( 'Check this revision' ) ] : [] );
+			f.stale ? [ checkButton( 'Check this revision' ), allToggle() ] : [ allToggle() ] );
+	}
+
+	function counted( f ) {
+		var shown = f.claims.filter( wanted ).length, rest = f.claims.length - shown;
+		return shown + ( shown === 1 ? ' claim' : ' claims' ) + ' to look at' +
+			( rest ? ', ' + rest + ' supported' : '' );
+	}
+
+	// Supported checks are hidden unless this reader asked to see all checks.
+	function showAll() {
+		try {
+			return window.localStorage.getItem( ALL_KEY ) === '1';
+		} catch ( e ) {
+			return false;
+		}
+	}
+
+	function wanted( claim ) {
+		return claim.verdict !== 'supported' || showAll();
+	}
+
+	function allToggle() {
+		var label = el( 'label', 'side-editor-all' ), box = el( 'input' );
+		box.type = 'checkbox';
+		box.checked = showAll();
+		box.addEventListener( 'change', function () {
+			try {
+				window.localStorage[ box.checked ? 'setItem' : 'removeItem' ]( ALL_KEY, '1' );
+			} catch ( e ) {}
+			drawMarkers();
+		} );
+		label.appendChild( box );
+		label.appendChild( document.createTextNode( ' Show all checks' ) );
+		return label;
 	}
 
 	function checkButton( label ) {
@@ -176,14 +214,30 @@
 		if ( !claim.target ) {
 			return null;
 		}
+		if ( claim.needs_citation ) { // no footnote: after its {{citation needed}} tag
+			runs.tags = runs.tags || tagRuns();
+			return firstFit( runs.tags, claim.target );
+		}
 		runs.list = runs.list || allRuns();
-		for ( var i = 0; i < runs.list.length; i++ ) {
-			if ( !runs.list[ i ].used && endsWithTarget( runs.list[ i ].sup, claim.target ) ) {
-				runs.list[ i ].used = true;
-				return runs.list[ i ].end;
+		return firstFit( runs.list, claim.target );
+	}
+
+	function firstFit( list, target ) {
+		for ( var i = 0; i < list.length; i++ ) {
+			if ( !list[ i ].used && endsWithTarget( list[ i ].sup, target ) ) {
+				list[ i ].used = true;
+				return list[ i ].end;
 			}
 		}
 		return null;
+	}
+
+	function tagRuns() {
+		return Array.prototype.filter.call( content.querySelectorAll( 'sup' ), function ( sup ) {
+			return !isRef( sup ) && /citation\s+needed/i.test( sup.textContent );
+		} ).map( function ( sup ) {
+			return { sup: sup, end: sup, used: false };
+		} );
 	}
 
 	function allRuns() {
@@ -210,7 +264,7 @@
 	function drawMarkers() {
 		var runs = {};
 		clearMarkers();
-		state.findings.claims.forEach( function ( claim ) {
+		state.findings.claims.filter( wanted ).forEach( function ( claim ) {
 			var end = locate( claim, runs );
 			if ( end && end.parentNode ) {
 				end.parentNode.insertBefore( marker( claim ), end.nextSibling );
@@ -222,8 +276,22 @@
 		return claim.verdict || ( claim.needs_citation ? 'needs_citation' : 'supported' );
 	}
 
+	function supporting( claim ) {
+		// The best suggested page the verifier finds the claim in; no other is offered.
+		var best = null;
+		claim.suggestions.forEach( function ( s ) {
+			if ( s.verdict === 'supported' && ( !best || ( s.better && !best.better ) ) ) {
+				best = s;
+			}
+		} );
+		return best;
+	}
+
 	function marker( claim ) {
 		var key = verdictKey( claim ), short = SHORT[ key ] || SHORT.supported;
+		if ( key === 'needs_citation' && supporting( claim ) ) {
+			short = [ '+', 'source found' ];
+		}
 		var button = el( 'button', 'side-editor-marker side-editor-' + key );
 		button.type = 'button';
 		button.setAttribute( 'data-side-verdict', key );

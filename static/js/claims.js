@@ -18,6 +18,19 @@
     all[at].querySelector("a").focus({ preventScroll: true });
     all[at].scrollIntoView({ block: "nearest" });
   }
+  // A search is read best match first: words typed into an empty box switch the order to
+  // "best match", and emptying the box switches it back (a sort chosen by hand stays).
+  const box = form.querySelector("input[name=q]");
+  const sort = form.querySelector("select[name=sort]");
+  if (box && sort) {
+    let had = box.value.trim() !== "";
+    box.addEventListener("input", () => {
+      const has = box.value.trim() !== "";
+      if (has && !had && sort.value === "score") sort.value = "relevance";
+      if (!has && had && sort.value === "relevance") sort.value = "score";
+      had = has;
+    });
+  }
   form.addEventListener("change", (event) => {
     const type = event.target.type;
     if (type !== "search" && type !== "text") form.requestSubmit();

@@ -99,6 +99,7 @@ def _follow(trail: list[str], policy: FetchPolicy, deadline: float) -> _Body:
                 last_code = response.status
                 if response.status in REDIRECT_CODES:
                     trail.append(_redirect_target(target, response))
+                    _stay(policy, trail[-1])
                     continue
                 try:
                     return _read(target, response, policy, deadline)
@@ -110,6 +111,12 @@ def _follow(trail: list[str], policy: FetchPolicy, deadline: float) -> _Body:
     raise FetchFailure(
         FetchStatus.HTTP_ERROR, f"more than {policy.max_redirects} redirects", http_status=last_code
     )
+
+
+def _stay(policy: FetchPolicy, url: str) -> None:
+    if policy.stay_on_hosts and parse_target(url).host not in policy.stay_on_hosts:
+        raise FetchFailure(FetchStatus.BLOCKED, f"redirected away from {', '.join(policy.stay_on_hosts)} "
+                           f"to {url}, which is not fetched live")
 
 
 def _redirect_target(target: Target, response: BaseHTTPResponse) -> str:
@@ -171,7 +178,7 @@ def _raise_http_error(
 
 
 def _to_result(body: _Body, policy: FetchPolicy) -> FetchResult:
-    site = ""
+    site, meta = "", {}
 
     def result(status: FetchStatus, reason: str, title: str = "", text: str = "") -> FetchResult:
         return FetchResult(
@@ -184,6 +191,7 @@ def _to_result(body: _Body, policy: FetchPolicy) -> FetchResult:
             text,
             len(body.data),
             site_name=site,
+            meta=meta,
         )
 
     try:
@@ -191,6 +199,7 @@ def _to_result(body: _Body, policy: FetchPolicy) -> FetchResult:
     except FetchFailure as failure:
         return result(failure.status, failure.reason)
     site = page.site_name
+    meta.update(page.meta)
     if page.paywalled:
         return result(
             FetchStatus.PAYWALL_SUSPECTED,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import charset_normalizer
@@ -19,6 +19,7 @@ import trafilatura
 from pypdf import PdfReader
 from w3lib.encoding import html_to_unicode, http_content_type_encoding, read_bom, to_unicode
 
+from verifier_core.fetch.metadata import page_metadata
 from verifier_core.fetch.types import FetchFailure, FetchStatus
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class Extracted:
     text: str
     paywalled: bool = False
     site_name: str = ""  # the site's own name ("Arle Valley Gazette"), "" when unknown
+    meta: dict = field(default_factory=dict)  # PageMeta.to_json() of an HTML page
 
 
 def media_type(content_type: str) -> tuple[str, str | None]:
@@ -195,7 +197,7 @@ def html_extract(html: str, url: str | None) -> Extracted:
     # The wall itself is often an overlay that trafilatura drops: look at all the text.
     paywalled = len(text) < PAYWALL_MAX_CHARS and has_paywall_markers(plain_text or text)
     named = site_name(sitename, "", url) or site_name("", plain_title or _raw_title(html), url)
-    return Extracted(title or plain_title, text, paywalled, named)
+    return Extracted(title or plain_title, text, paywalled, named, page_metadata(html, url).to_json())
 
 
 def pdf_extract(body: bytes) -> Extracted:

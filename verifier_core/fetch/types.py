@@ -53,6 +53,9 @@ class FetchPolicy:
     min_text_chars: int = 25  # below this the extracted text is not worth verifying
     verify_tls: bool = True
     ca_bundle: str | None = None  # PEM file of trusted CAs; None means certifi's bundle
+    # When set, a redirect to any other host is refused: a copy read from a web archive
+    # must never lead the fetcher to the live site the capture came from.
+    stay_on_hosts: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class FetchResult:
     used_archive: bool = False
     elapsed: float = 0.0  # seconds, live attempt and archive attempt together
     site_name: str = ""  # the site's own name, from the page (og:site_name or its title)
+    meta: dict = field(default_factory=dict)  # PageMeta.to_json() of an HTML page, else {}
 
     @property
     def ok(self) -> bool:

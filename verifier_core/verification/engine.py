@@ -5,15 +5,17 @@ training, evaluation and the app, so that all three measure the same thing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
+from verifier_core.verification.evidence import BodySentence, page_sentences
 from verifier_core.verification.features import SourceAnalysis, content_words, word_support_from_pieces
 from verifier_core.verification.lexical import PassageBm25, numbers, terms
 from verifier_core.verification.quantities import quantities
 from verifier_core.verification.passages import SourcePassage, Unit, passages, sentence_units
+from verifier_core.verification.sentences import body_sentences
 
 
 @dataclass
@@ -23,6 +25,8 @@ class PreparedSource:
     selected: list[int]  # passage indices sent to the cross-encoder, best lexical match first
     bm25: list[float]
     analysis: SourceAnalysis
+    body: list[BodySentence] = field(default_factory=list)  # the sentences a quote may be
+    title: str = ""  # the page's own title (its metadata), never a quote
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class _Page:
     numbers: set[str]
     lower: str
     quantities: list
+    body: list[BodySentence]
 
 
 @lru_cache(maxsize=64)
@@ -47,12 +52,24 @@ def _page(text: str, max_words: int) -> _Page:
     units = sentence_units(text)
     found = passages(text, max_words=max_words, units=units)
     docs = [terms(p.text) for p in found]
+    figures = quantities(text)
     return _Page(units, found, docs, PassageBm25(docs), set().union(*map(set, docs)) if docs else set(),
-                 numbers(text), text.lower(), quantities(text))
+                 numbers(text), text.lower(), figures, page_sentences(body_sentences(text), text, figures))
 
 
-def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> PreparedSource:
-    """Split, rank passages by BM25 against the claim, keep the `top_k` best."""
+def meta_text(meta: dict | None) -> str:
+    """A page's metadata as text: its title, site name, date and authors, one a line."""
+    meta = meta or {}
+    authors = meta.get("authors") or []
+    authors = [authors] if isinstance(authors, str) else [str(a) for a in authors if a]
+    fields = [meta.get("title"), meta.get("site_name"), meta.get("date"), ", ".join(authors)]
+    return "\n".join(str(f).strip() for f in fields if f and str(f).strip())
+
+
+def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64, meta: dict | None = None) -> PreparedSource:
+    """Split, rank passages by BM25 against the claim, keep the `top_k` best. `meta` (the
+    page's "title", "site_name", "date", "authors", any of them) counts as the page's
+    text for what it mentions, and its figures as the page's own dates (never a rival)."""
     page = _page(text, max_words)
     found, docs, bm = page.passages, page.docs, page.bm
     query = terms(claim)
@@ -71,7 +88,14 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64) -> Pr
         top_terms=[set(docs[i]) for i in selected],
         quantities=list(page.quantities),
     )
-    return PreparedSource(list(found), list(page.units), selected, list(scores), analysis)
+    extra = meta_text(meta)
+    if extra:  # WiCE's pages carry their title and date as lines too: the head saw them so
+        analysis.page_terms |= set(terms(extra))
+        analysis.page_numbers |= numbers(extra)
+        analysis.page_lower += "\n" + extra.lower()
+        analysis.quantities += [replace(q, page_date=True) for q in quantities(extra)]
+    return PreparedSource(list(found), list(page.units), selected, list(scores), analysis, list(page.body),
+                          str((meta or {}).get("title") or ""))
 
 
 def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max_length: int, batch_size: int = 16):

@@ -73,16 +73,17 @@ def mean_std(values) -> dict[str, float]:
 
 
 def apply_rules(pred: np.ndarray, X: np.ndarray, names) -> np.ndarray:
-    """judgement.judge's rules as the app applies them: a contradicted figure keeps a claim
-    from `supported` (the head's `num_mismatch` feature), and an off-topic source is
-    not_supported (OFF_TOPIC)."""
+    """judgement.judge's rules that give a confident verdict, as the app applies them: a
+    contradicted figure (the head's `num_mismatch` feature) and an off-topic source
+    (OFF_TOPIC) are not_supported, high confidence: the flagged list. (An unsure failure,
+    `judgement.unsure_failure`, is not_supported with low confidence: never flagged, so
+    these figures leave it out.)"""
     from verifier_core.verification.judgement import OFF_TOPIC
 
     if "num_mismatch" not in names:  # the verifier before these rules
         return pred
     wrong = X[:, list(names).index("num_mismatch")] > 0
-    pred = np.where((pred == 0) & wrong, 1, pred)
-    return np.where(X[:, list(names).index("cov_page")] < OFF_TOPIC, 2, pred)
+    return np.where(wrong | (X[:, list(names).index("cov_page")] < OFF_TOPIC), 2, pred)
 
 
 def share_of_groups(examples: list[Example], rows: list[int], share: float, rng) -> list[int]:

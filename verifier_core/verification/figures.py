@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from verifier_core.retrieval.tokenize import stop_words
 from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.units import MULTIPLIERS, currency_before, unit_after
+from verifier_core.verification.units import CURRENCY_BEFORE, MULTIPLIERS, currency_before, unit_after
 
 _MONTHS = {m.lower(): i for i, m in enumerate(
     "January February March April May June July August September October November December".split(), 1)}
@@ -198,7 +198,9 @@ def _classified(piece: str, match: re.Match, low: float, high: float, end: int) 
         noun, stems = _noun_after(piece, end)
         return _Found(start, end, "ordinal", value, low, high, stems, noun)
     if (currency := currency_before(piece, start)) is not None:
-        return _Found(start, end, "quantity", value, low, high, frozenset({f"money:{currency}"}), "amount", spread=half)
+        sign = CURRENCY_BEFORE.search(piece[max(0, start - 4):start])  # written with its sign: "$1.5 million"
+        return _Found(start - len(sign.group(0)), end, "quantity", value, low, high, frozenset({f"money:{currency}"}),
+                      "amount", spread=half)
     unit = unit_after(piece, end)
     if unit is not None:
         size, _, unit_end = unit

@@ -35,6 +35,26 @@ _IRREGULAR = _words(
     "seen sent spent stood struck taught told thought threw broke broken chose chosen drove flew rode sang sank spoke "
     "shot lay laid sat sought fought wound")
 _NOT_VERBS = _words("hundred red bed need seed speed feed breed shed indeed united limited")
+# Present-tense verbs that tie a thing to its figure ("its catchment covers 310 km²"): no
+# parser tells "covers" from a plural noun, so the common ones are listed.
+_PRESENT = _words("covers measures reaches stands rises runs spans weighs holds contains carries costs totals "
+                  "exceeds flows stretches extends seats lies sits owns employs includes serves numbers grows "
+                  "attracts draws receives")
+_PARTICIPLES = _words("built held made taken given won written sold begun become grown left led paid put seen sent "
+                      "spent taught told thrown broken chosen found kept lost laid shot sung sunk struck fought")
+# Words that say which length a figure gives ("two metres in height", "31 m tall").
+_LENGTHS = {"height": "height", "high": "height", "tall": "height", "long": "length", "length": "length",
+            "wide": "width", "width": "width", "deep": "depth", "depth": "depth", "elevation": "elevation",
+            "altitude": "elevation", "level": "elevation", "away": "distance", "distance": "distance",
+            "above": "height", "rose": "height", "rises": "height", "rise": "height", "below": "depth",
+            "up": "distance", "down": "distance", "from": "distance", "off": "distance"}
+_DIMENSIONS = _words("length height width depth elevation distance area mass volume speed share power amount cost price "
+                     "budget value salary revenue")
+_FRAME = _words("year date number figure of length height width depth elevation distance area mass volume speed share "
+                "power amount cost price budget value salary revenue")
+_AMOUNTS = {"cost": "cost", "costs": "cost", "costing": "cost", "price": "price", "priced": "price",
+            "budget": "budget", "worth": "value", "valued": "value", "salary": "salary", "revenue": "revenue"}
+_APPROX = _words("about nearly almost around approximately some roughly over under up to at most least")
 # Words that name nothing on their own: a phrase of only these is no phrase.
 _EMPTY = _words("the a an this that these those its their his her our my your")
 _ADVERBS = _words("later also then again first since still already soon once never not just only")
@@ -46,6 +66,9 @@ _BOUNDARY = _words(
 # A phrase's first word as it reads mid-sentence: "the year she returned", "the amount of the donation".
 _FIRST_WORD = {"The": "the", "A": "the", "An": "the", "a": "the", "an": "the", "She": "she", "He": "he",
                "It": "it", "They": "they", "We": "we", "Its": "its", "Their": "their", "His": "his", "Her": "her"}
+_NUMBER_WORDS = _words("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred")
+_UNITS = _words("metres meters metre meter feet foot miles mile kilometres kilometers km m ft inches yards percent per "
+                "hours minutes days weeks months years tonnes tons")
 MAX_SUBJECT = 5  # words: a longer run is no subject but a stretch of the sentence
 MAX_OBJECT = 4
 
@@ -63,7 +86,7 @@ class _Token(NamedTuple):
 def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -> str:
     """The thing a figure at claim[start:end] belongs to ("" where none is found): a year
     or a date names its event; a quantity (`unit_word`: "length", "amount", "share"...)
-    names the noun phrase it measures."""
+    names the noun phrase it measures: "the catchment's area", "the share of Canadians"."""
     tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
     at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
     after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
@@ -71,13 +94,49 @@ def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -
         event = _event(tokens, at, after)
         return f"the {kind} {event}" if event else ""
     # A duration measures an event, not the noun before it ("in place for seven years").
-    phrase = "" if unit_word == "duration" else _measured(tokens, at, after, unit_word)
-    return f"the {unit_word} of {phrase}" if phrase else ""
+    if unit_word == "duration":
+        return ""
+    if unit_word in ("length", "amount"):
+        unit_word = _which(tokens, at, after, _LENGTHS if unit_word == "length" else _AMOUNTS, unit_word)
+    if unit_word == "share" and (following := _share_of(tokens, after)):
+        return f"the share of {following}"
+    phrase = _measured(tokens, at, after)
+    if not phrase:
+        return ""
+    return possessive(phrase, unit_word) if unit_word in _DIMENSIONS else f"the {unit_word} of {phrase}"
+
+
+def thing_words(name: str) -> list[str]:
+    """The words of a named thing that say what it is, without the verbs and the frame
+    ("the year the six-kilometre section was reopened": six-kilometre, section)."""
+    tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(name)]
+    frame = _FRAME | _EMPTY | _ADVERBS | _BOUNDARY
+    words = [re.sub(r"['’]s?$", "", t.text) for t in tokens if t.word and not _is_verb(t)]
+    return [w for w in words if w.lower() not in frame]
+
+
+def possessive(phrase: str, word: str) -> str:
+    """"the catchment's area", "the boats' length"; a long phrase as "the area of ..."."""
+    words = phrase.split()
+    if words and words[0].lower() in ("its", "their", "his", "her", "our", "a", "an"):
+        words[0] = "the"
+    if len(words) > 3 or any(w.lower() in ("of", "and") for w in words):
+        return f"the {word} of {' '.join(words)}"
+    last = words[-1]
+    mark = "'" if last.endswith("s") and last.islower() and len(last) > 3 else "'s"
+    return f"{' '.join(words)}{mark} {word}"
+
+
+def _which(tokens: list[_Token], at: int, after: int, cues: dict[str, str], default: str) -> str:
+    """Which length (or amount) the claim gives: a word right after the figure ("two metres
+    in height", "31 m tall") or just before it ("a height of 31 m", "costing £1.2 million")."""
+    near = [t.text.lower() for t in tokens[after:after + 3]] + [t.text.lower() for t in tokens[max(0, at - 3):at]][::-1]
+    return next((cues[w] for w in near if w in cues), default)
 
 
 def _is_verb(token: _Token) -> bool:
     low = token.text.lower()
-    if low in _AUX or low in _IRREGULAR:
+    if low in _AUX or low in _IRREGULAR or (low in _PRESENT and token.text.islower()):
         return True
     return token.text.islower() and low.endswith("ed") and len(low) > 3 and low not in _NOT_VERBS
 
@@ -94,20 +153,44 @@ def _event(tokens: list[_Token], at: int, after: int) -> str:
     if verb is None:
         return ""
     first = verb
-    while first > clause[0] and (tokens[first - 1].text.lower() in _AUX | _ADVERBS):
+    while first > clause[0] and (tokens[first - 1].text.lower() in _AUX | _ADVERBS or _manner(tokens[first - 1])):
         first -= 1
     if first > 0 and tokens[first - 1].text.lower() == "to":
         return ""  # an infinitive ("to be ranked") is no event of its own
     group = [t.text for t in tokens[first:verb] if t.text.lower() in _AUX] + [tokens[verb].text]
     subject = _phrase_before(tokens, first, clause[0])
+    begins = _start_before(tokens, first, clause[0])
+    if (subject and len(group) == 1 and begins > clause[0] and _is_verb(tokens[begins - 1])
+            and tokens[begins - 1].text.lower() not in _AUX and _participle(tokens[verb])):
+        return f"{subject} {_be(subject)} {tokens[verb].text}"  # "owns a racing eight built in": "was built"
     if not subject:
         subject, carried = _main_subject(tokens)
         if carried and len(group) == 1 and tokens[verb].text.lower().endswith("ed"):
             group = [carried] + group  # "was jailed ... and released": "was released"
-    if not subject:
-        return ""
     obj = _object(tokens, verb + 1, clause[1], at)
+    if not subject:
+        # A subject too long to name ("Volunteers of the Arle Valley Railway Society"):
+        # the event in the passive, "the six-kilometre section was reopened".
+        if obj and len(group) == 1 and _participle(tokens[verb]):
+            obj = " ".join(["the", *obj.split()[1:]]) if obj.split()[0].lower() in ("a", "an") else obj
+            return f"{obj} {_be(obj)} {tokens[verb].text}"
+        return ""
     return " ".join([subject, *group, obj] if obj else [subject, *group])
+
+
+def _manner(token: _Token) -> bool:
+    """"badly", "recently": an adverb inside a verb group."""
+    return token.text.islower() and token.text.endswith("ly") and len(token.text) > 4
+
+
+def _participle(token: _Token) -> bool:
+    low = token.text.lower()
+    return token.text.islower() and (low in _PARTICIPLES or (low.endswith("ed") and low not in _NOT_VERBS))
+
+
+def _be(phrase: str) -> str:
+    last = phrase.split()[-1]
+    return "were" if last.islower() and last.endswith("s") and not last.endswith("ss") else "was"
 
 
 def _main_verb(tokens: list[_Token], clause: tuple[int, int], at: int, after: int) -> int | None:
@@ -163,7 +246,12 @@ def _in_phrase(tokens: list[_Token], i: int) -> bool:
     if not token.word or low in _BOUNDARY or _is_verb(token) or _is_figure(token):
         return False
     verbal = low.endswith("ing") and token.text.islower() and len(low) > 5
-    return not (verbal and (i + 1 >= len(tokens) or tokens[i + 1].text.lower() in _EMPTY))
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    then = tokens[i + 2].text.lower() if i + 2 < len(tokens) else ""
+    # "increasing the salary", "the bore reaching two metres": a verb, not a noun's modifier
+    # (but "a racing eight").
+    return not (verbal and (following is None or following.text.lower() in _EMPTY | _APPROX or _is_figure(following)
+                            or (following.text.lower() in _NUMBER_WORDS and then in _UNITS)))
 
 
 def _main_subject(tokens: list[_Token]) -> tuple[str, str]:
@@ -178,7 +266,10 @@ def _main_subject(tokens: list[_Token]) -> tuple[str, str]:
 
 
 def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
-    """A short object right after the verb ("released a new single"), never the figure."""
+    """A short object right after the verb ("released a new single"), never the figure;
+    a count opening it is left out ("handled 212 vessel visits": vessel visits)."""
+    if start < end and start != at and _is_figure(tokens[start]):
+        start += 1
     i = start
     while i < end and i != at and _in_phrase(tokens, i):
         i += 1
@@ -188,16 +279,24 @@ def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
     return " ".join(t.text for t in words) if _names(words) and len(words) <= MAX_OBJECT else ""
 
 
-def _measured(tokens: list[_Token], at: int, after: int, unit_word: str) -> str:
-    """What a quantity measures: "88% of Canadians" (a share of what follows), else the
-    noun phrase before it, across the verb or word that links them ("the tower is",
-    "a donation worth", "the salary of the CEO by")."""
-    if unit_word == "share" and after + 1 < len(tokens) and tokens[after].text.lower() == "of":
+def _share_of(tokens: list[_Token], after: int) -> str:
+    """"88% of Canadians": a share of what follows."""
+    if after + 1 < len(tokens) and tokens[after].text.lower() == "of":
         end = after + 1
         while end < len(tokens) and _in_phrase(tokens, end) and end - after <= MAX_SUBJECT:
             end += 1
         if end > after + 1:
             return " ".join(t.text for t in tokens[after + 1:end])
+    return ""
+
+
+def _measured(tokens: list[_Token], at: int, after: int) -> str:
+    """What a quantity measures: the noun phrase before it, across the verb or word that
+    links them ("the tower is", "a donation worth", "the salary of the CEO by"); in an
+    infobox statement ("Kellhaven Lighthouse, Height: 31 m"), the subject before the label."""
+    if at >= 3 and tokens[at - 1].text == ":":
+        comma = next((i for i in range(at - 2, -1, -1) if tokens[i].text == ","), None)
+        return _phrase_before(tokens, comma, 0) if comma else ""
     stop = at
     while stop > 0 and stop > at - 2 and not _in_phrase(tokens, stop - 1) and tokens[stop - 1].word and not _is_figure(
             tokens[stop - 1]):

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verifier_core.verification.figures import Quantity, quantities
+from verifier_core.verification.figures import NUMBER_WORDS, Quantity, quantities
 from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.naming import thing_of
+from verifier_core.verification.mentions import GENERAL, near_form
+from verifier_core.verification.naming import thing_of, thing_words
 from verifier_core.verification.parts import split_claim
 
 __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
@@ -40,6 +41,7 @@ class Mismatch:
     source_value: str
     source_text: str
     thing: str = ""  # what the two figures are of, in words: "the year the line reopened"
+    source_start: int = -1  # where the source's figure is, in its text (the quote is its sentence)
 
     @property
     def reason(self) -> str:
@@ -86,20 +88,39 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     own = quantities(claim)
     words = term_spans(claim)
     parts = [(p.start, p.end) for p in split_claim(claim)]
-    out = []
+    pairs = []
     for q in own:
         if _month_only(q) or _derived(q, found):
             continue
         # The words of the claim's part that holds q, less q's own ("March" of "24 March 1960").
         a, b = next(((a, b) for a, b in parts if a <= q.start < b), (0, len(claim)))
         part = frozenset(t for s, _, t in words if a <= s < b and not q.start <= s < q.end)
-        rival = _rival(q, own, found, part)
+        rival = _rival(q, own, found, part, _thing_terms(q, claim))
         if rival is not None:
-            out.append(Mismatch(q, rival.value, rival.text, _thing(q, claim, _shared(q, rival))))
-    return out
+            pairs.append((q, rival))
+    return [Mismatch(q, r.value, r.text, _thing(q, claim, _shared(q, r)), r.start)
+            for q, r in _one_occasion(pairs, own, found)]
 
 
-def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str]) -> Quantity | None:
+def _one_occasion(pairs: list[tuple[Quantity, Quantity]], own: list[Quantity], found: list[Quantity]):
+    """Rivals from a sentence that differs from the claim in every figure it could compare
+    tell of another occasion ("in 2023 the harbour welcomed 150 vessels" against "in 2019
+    the harbour handled 212"), not of the claim's: a planted error changes one figure."""
+    by_sentence: dict[tuple, list] = {}
+    for q, r in pairs:
+        by_sentence.setdefault((r.sentence, r.nearby), []).append((q, r))
+    other = set()
+    for key, group in by_sentence.items():
+        here = [s for s in found if (s.sentence, s.nearby) == key]
+        figures = {id(q) for q in own if any(comparable(q, s) for s in here)}
+        agreeing = any(comparable(q, s) and agrees(q, s) for q in own for s in here)
+        if len(figures) > 1 and len({id(q) for q, _ in group}) == len(figures) and not agreeing:
+            other |= {id(q) for q, _ in group}
+    return [(q, r) for q, r in pairs if id(q) not in other]
+
+
+def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str],
+           anchors: list[str]) -> Quantity | None:
     """The source's figure for the thing `q` is about, when it is another one."""
     same = [s for s in found if comparable(q, s)]
     agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
@@ -108,7 +129,7 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     # gives the claimed year: "this year" may be it.
     rivals = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
               and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
-              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own) and _about_it(anchors, s)]
     if not rivals:
         return None
     if not agreeing:
@@ -156,6 +177,26 @@ def _restated(q: Quantity, part: frozenset[str], rivals: list[Quantity], agreein
     if len(q.context & rival.context) > closest_agreeing and len(_shared(q, rival)) >= MIN_OVERLAP:
         return rival
     return None
+
+
+def _thing_terms(q: Quantity, claim: str) -> list[str]:
+    """The common nouns of what the claim's figure is of, where naming.py can name it ("a
+    racing eight built in 1999": racing; "its catchment covers 410 km²": catchment)."""
+    if q.kind not in ("year", "date", "quantity"):
+        return []  # counts and named numbers already compare only with the same noun
+    word = q.kind if q.kind != "quantity" else _DIMENSION_WORDS.get(q.thing, "figure")
+    named = " ".join(thing_words(thing_of(q.kind, claim, q.start, q.end, word)))
+    # Names are left out: a source names its subject once and then says "she" or "the club".
+    return [t for a, b, t in term_spans(named) if named[a:b].islower()
+            and named[a:b] not in NUMBER_WORDS and named[a:b] not in GENERAL]
+
+
+def _about_it(thing: list[str], s: Quantity) -> bool:
+    """A source figure can only be a rival when its sentence (or the one before) speaks of
+    the claim figure's thing, every word of it in some form: the boathouse "built in 1894"
+    is no rival to "a racing eight built in 1999"."""
+    said = s.sentence | s.nearby
+    return all(near_form(t, said) for t in thing)
 
 
 def _shared(q: Quantity, s: Quantity) -> frozenset[str]:

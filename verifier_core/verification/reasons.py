@@ -11,7 +11,7 @@ from verifier_core.verification.types import Verdict
 
 # When the rules behind reasons (figures, words) last changed. The app stores it with each
 # verdict, so that claims judged under older rules are judged again on the next scan.
-RULES = "rules 2026-11-27"
+RULES = "rules 2026-11-28"
 _MAX_QUOTE = 160
 _FRONT_PAGES = {"", "/", "/index.html", "/index.htm", "/index.php", "/home", "/default.aspx", "/en", "/en/"}
 GENERIC_PAGE = "cites a generic page (the site's front page), not a page about this fact"
@@ -33,14 +33,12 @@ def _quote(text: str) -> str:
     return f"“{text[:_MAX_QUOTE]}…”" if len(text) > _MAX_QUOTE else f"“{text}”"
 
 
-def absent_words(claim: str, words, page_terms: set[str]) -> list[str]:
-    """The claim's words (as written) that no passage of the source holds, figures first."""
-    seen, out = set(), []
-    for a, b, term in words:
-        if term not in page_terms and term not in seen:
-            seen.add(term)
-            out.append(claim[a:b])
-    return sorted(out, key=lambda w: (not any(c.isdigit() for c in w), not w[:1].isupper()))
+def listed(items: list[str]) -> str:
+    """"A", "A or B", "A, B or C": what no passage mentions, each as the claim writes it; one
+    holding a comma in quotes (“March 1, 2017”), so that the list still reads as a list."""
+    items = [t for t in (" ".join(str(i).split()).strip(" ,;:") for i in items) if t]
+    items = [f"“{t}”" if "," in t or " or " in t else t for t in items]
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}" if items else ""
 
 
 def verdict_reason(*, verdict: str, claim: str, absent: list[str], mismatch_reasons: list[str],
@@ -48,10 +46,16 @@ def verdict_reason(*, verdict: str, claim: str, absent: list[str], mismatch_reas
     """One sentence (or two) in words for a judged claim."""
     if mismatch_reasons:
         return "; ".join(dict.fromkeys(mismatch_reasons))
-    missing = f"no passage of the source mentions {', '.join(absent[:3])}" if absent else ""
+    named = listed([a for a in absent if str(a).strip(" ,;:")][:3])
+    weakest_part = " ".join((weakest_part or "").split())
+    evidence_sentence = " ".join((evidence_sentence or "").split())
+    missing = f"no passage of the source mentions {named}" if named else ""
     if verdict == Verdict.NOT_SUPPORTED:
         return missing or "the source uses the claim's words, but no passage says what the claim says"
     if verdict == Verdict.PARTIALLY_SUPPORTED:
+        if not weakest_part and not missing:  # nothing to point at: say what is uncertain, and the closest line
+            closest = f"; closest: {_quote(evidence_sentence)}" if evidence_sentence else ""
+            return f"the verifier is not sure the source says all of it{closest}"
         part = f"the source supports the claim only in part; weakest part: {_quote(weakest_part)}" if weakest_part else (
             "the source supports the claim only in part")
         return f"{part}; {missing}" if missing else part

@@ -118,26 +118,33 @@ class Verifier:
 
     # --- public API --------------------------------------------------------------
 
-    def score_source(self, claim: ClaimInput, source_text: str, url: str | None = None) -> SourceVerdict:
-        return self.score_claim(claim, [source_text], urls=[url]).sources[0]
+    def score_source(self, claim: ClaimInput, source_text: str, url: str | None = None,
+                     meta: dict | None = None) -> SourceVerdict:
+        return self.score_claim(claim, [source_text], urls=[url], metas=[meta]).sources[0]
 
-    def score_claim(self, claim: ClaimInput, sources: list[str], urls: list[str | None] | None = None) -> ClaimVerdict:
+    def score_claim(self, claim: ClaimInput, sources: list[str], urls: list[str | None] | None = None,
+                    metas: list[dict | None] | None = None) -> ClaimVerdict:
         """Each source scored on its own, and the claim on the union of all of them; `urls`
-        (parallel to `sources`, optional) let a generic front page be named as such."""
+        (parallel to `sources`, optional) let a generic front page be named as such; `metas`
+        (parallel too, optional: each page's "title", "site_name", "date", "authors") count
+        as the page's text for what it mentions."""
         generic = [is_generic_page(u) for u in (urls or [])] + [False] * len(sources)
         problem = claim_problem(claim.text if claim else None)
         texts = [as_text(s) for s in sources]
         if problem:
             unavailable = [self._unavailable(problem) for _ in texts]
             return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem, confidence=HIGH)
-        prepared = [self._guarded(self._prepare, claim, t) for t in texts]
+        metas = list(metas or []) + [None] * (len(texts) - len(metas or []))
+        prepared = [self._guarded(self._prepare, claim, t, m) for t, m in zip(texts, metas)]
         verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p, g)
                     for p, t, g in zip(prepared, texts, generic)]
         usable = [p for p, v in zip(prepared, verdicts) if isinstance(p, PreparedSource) and v.verdict != UNAVAILABLE]
         if not usable:
             reason = "; ".join(sorted({v.reason for v in verdicts if v.reason})) or "no sources"
             return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason, confidence=HIGH)
-        evidence = [v.evidence for v in verdicts if v.evidence and v.verdict != Verdict.NOT_SUPPORTED]
+        # The best-supporting source's evidence first: the claim's quote is its line.
+        ranked = sorted((v for v in verdicts if v.evidence), key=lambda v: -v.score)
+        evidence = [v.evidence for v in ranked if v.verdict != Verdict.NOT_SUPPORTED]
         if not evidence:
             best = max((v for v in verdicts if v.evidence), key=lambda v: v.score, default=None)
             evidence = [best.evidence] if best else []
@@ -184,8 +191,8 @@ class Verifier:
             log.exception("verification failed for one source")
             return self._unavailable(f"verification failed: {type(exc).__name__}")
 
-    def _prepare(self, claim: ClaimInput, text: str | None) -> PreparedSource | SourceVerdict:
-        prepared = self._select(claim, text)
+    def _prepare(self, claim: ClaimInput, text: str | None, meta: dict | None = None) -> PreparedSource | SourceVerdict:
+        prepared = self._select(claim, text, meta)
         if isinstance(prepared, SourceVerdict):
             return prepared
         if self.model is None:
@@ -195,12 +202,12 @@ class Verifier:
             self._cross_encode(claim, prepared)
         return prepared
 
-    def _select(self, claim: ClaimInput, text: str | None) -> PreparedSource | SourceVerdict:
+    def _select(self, claim: ClaimInput, text: str | None, meta: dict | None = None) -> PreparedSource | SourceVerdict:
         """The passages the cross-encoder will read (lexical work only)."""
         problem = source_problem(text)
         if problem:
             return self._unavailable(problem)
-        prepared = prepare_source(claim.text, text, self.top_k, self.max_words)
+        prepared = prepare_source(claim.text, text, self.top_k, self.max_words, meta)
         if not prepared.selected:
             return self._unavailable("no passages in the source text")
         return prepared
@@ -237,9 +244,12 @@ class Verifier:
             PassageScore(prepared.passages[prepared.selected[n]].start, prepared.passages[prepared.selected[n]].end, float(pair[n]))
             for n in ranked
         ]
-        best = prepared.passages[prepared.selected[ranked[0]]]
-        evidence = select_evidence(text, best, prepared.units, claim.text)
+        order = [prepared.selected[n] for n in ranked]
+        evidence = select_evidence(text, claim.text, prepared.body, prepared.passages, order, prepared.title)
         j = self._judge(claim, [prepared], generic, evidence.sentences[0] if evidence and evidence.sentences else None)
+        if j.figures_at:  # a contradicted figure: quote the line giving the source's own
+            evidence = select_evidence(text, claim.text, prepared.body, prepared.passages, order, prepared.title,
+                                       j.figures_at) or evidence
         return SourceVerdict(
             score=j.score,
             verdict=j.verdict,

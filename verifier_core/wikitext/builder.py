@@ -30,6 +30,9 @@ class Marker:
     offset: int
     kind: str  # "cite", "tag" or "cell" (where a table cell starts)
     value: int | str  # citation index, canonical tag name or the cell's column
+    # Where the ref, footnote or tag stands in the wikitext, and how it is written there
+    # (scan.Place); None when not known.
+    place: object | None = None
 
 
 @dataclass
@@ -99,12 +102,12 @@ class ParagraphBuilder:
             return
         self.text(sep)
 
-    def cite(self, index: int) -> None:
-        self.markers.append(Marker(self._length, "cite", index))
+    def cite(self, index: int, place: object | None = None) -> None:
+        self.markers.append(Marker(self._length, "cite", index, place))
         self._after_marker = True
 
-    def tag(self, name: str) -> None:
-        self.markers.append(Marker(self._length, "tag", name))
+    def tag(self, name: str, place: object | None = None) -> None:
+        self.markers.append(Marker(self._length, "tag", name, place))
         self._after_marker = True
 
     def cell(self, column: int) -> None:

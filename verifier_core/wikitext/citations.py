@@ -41,6 +41,7 @@ class Registry:
         self._by_name: dict[RefKey, int] = {}
         self._by_short: dict[str, int] = {}
         self._seen_unresolved: set[str] = set()
+        self.places = pre.places  # where each body ref, footnote and tag stands (scan.Place)
 
     def warn(self, message: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..text import Span, sentence_spans
 from .builder import Marker, RawParagraph
 from .statements import Place, statement
-from .types import Citation, Claim, Paragraph
+from .types import Citation, Claim, Paragraph, RefOccurrence
 
 MAX_CONTEXT_CHARS = 2000
 _WORD_CHAR = re.compile(r"[^\W_]")  # a letter or digit in any script
@@ -141,13 +141,24 @@ def _attach_markers(claim: Claim, group: _Group, citations: list[Citation]) -> N
             if index not in claim.citation_indices:
                 claim.citation_indices.append(index)
             last_citation = index
+            claim.occurrences.append(_occurrence(index, marker.place))
             continue
         tag = str(marker.value)
         if tag not in claim.tags:
             claim.tags.append(tag)
         if last_citation is not None and tag not in citations[last_citation].flags:
             citations[last_citation].flags.append(tag)
+        if last_citation is not None and tag not in claim.occurrences[-1].tags:
+            claim.occurrences[-1].tags.append(tag)  # this use's own tag, not every use's
+        if tag == "citation needed" and marker.place is not None and claim.needs_citation_span is None:
+            claim.needs_citation_span = (marker.place.start, marker.place.end)
     claim.needs_citation = not claim.citation_indices and "citation needed" in claim.tags
+
+
+def _occurrence(index: int, place) -> RefOccurrence:
+    if place is None:
+        return RefOccurrence(index, None, None)
+    return RefOccurrence(index, place.start, place.end, place.kind, place.name, place.group)
 
 
 def _has_word(text: str) -> bool:

@@ -8,6 +8,7 @@ may reach a claim.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _STYLE_QUOTES = re.compile(r"'{2,}")
@@ -25,6 +26,40 @@ _TABLE_LEFTOVER = re.compile(
     r"""border|cellpadding|cellspacing|nowrap)\s*=\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s|!]+)""",
     re.I,
 )
+
+
+_REMOVED = re.compile(r"<!--.*?(?:-->|\Z)|\r(?=\n)", re.S)
+
+
+class OffsetMap:
+    """Offsets in a text with comments (and CRs before LFs) removed, back to the text as
+    written: what was removed before an offset is added back."""
+
+    def __init__(self, cuts: list[tuple[int, int]]) -> None:
+        self._at = [at for at, _ in cuts]  # where, in the cleaned text, something was removed
+        self._removed = [n for _, n in cuts]  # how much had been removed up to there
+
+    def start(self, offset: int) -> int:
+        """A start offset: after anything removed right before it (a comment before a ref)."""
+        i = bisect_right(self._at, offset)
+        return offset + (self._removed[i - 1] if i else 0)
+
+    def end(self, offset: int) -> int:
+        """An end offset: anything removed right after it stays outside."""
+        i = bisect_left(self._at, offset)
+        return offset + (self._removed[i - 1] if i else 0)
+
+
+def without_comments(text: str) -> tuple[str, OffsetMap]:
+    """`text` without comments and CRs before LFs, and the way back to its offsets."""
+    parts, cuts, last, removed = [], [], 0, 0
+    for match in _REMOVED.finditer(text):
+        parts.append(text[last : match.start()])
+        cuts.append((match.start() - removed, removed + match.end() - match.start()))
+        removed += match.end() - match.start()
+        last = match.end()
+    parts.append(text[last:])
+    return "".join(parts), OffsetMap(cuts)
 
 
 def strip_comments(text: str) -> str:

@@ -32,6 +32,60 @@ def unified_diff(old: str, new: str, *, title: str = "page", context: int = 1) -
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
+def word_unified_diff(old: str, new: str, *, title: str = "page", context: int = 1) -> str:
+    """`diff_lines` as text, the way `git diff --word-diff=plain` writes it: each changed
+    line once, removed words as [-...-] and added ones as {+...+} inside it."""
+    out: list[str] = []
+    rows = diff_lines(old, new, title=title, context=context)
+    for i, line in enumerate(rows):
+        if line.kind in ("file", "hunk"):
+            out.append(line.text)
+        elif line.kind == "same":
+            out.append(line.text[1:])
+        elif line.kind == "add" or not any(r.kind == "add" for r in rows[i + 1:i + 2] + _partner(rows, i)):
+            out.append(_inline(line, _partner_line(rows, i)))
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _partner(rows: list[DiffLine], i: int) -> list[DiffLine]:
+    """The added line paired with removed line `i` (diff_lines puts a run's removals first)."""
+    partner = _partner_line(rows, i)
+    return [partner] if partner is not None else []
+
+
+def _partner_line(rows: list[DiffLine], i: int) -> DiffLine | None:
+    kind = rows[i].kind
+    start = i
+    while start > 0 and rows[start - 1].kind in ("del", "add"):
+        start -= 1
+    run = rows[start:]
+    run = run[: next((n for n, r in enumerate(run) if r.kind not in ("del", "add")), len(run))]
+    dels, adds = [r for r in run if r.kind == "del"], [r for r in run if r.kind == "add"]
+    mine, others = (dels, adds) if kind == "del" else (adds, dels)
+    index = next(n for n, r in enumerate(mine) if r is rows[i])
+    return others[index] if index < len(others) else None
+
+
+def _inline(line: DiffLine, partner: DiffLine | None) -> str:
+    """One changed line with its partner's changes merged in, word runs marked."""
+    if line.kind == "del" and partner is None:
+        return "[-" + line.text[1:] + "-]"
+    if line.kind == "add" and partner is None:
+        return "{+" + line.text[1:] + "+}"
+    old, new = (partner, line) if line.kind == "add" else (line, partner)
+    a, b, opcodes = _word_opcodes(old.text[1:], new.text[1:])
+    out = []
+    for tag, a1, a2, b1, b2 in opcodes:
+        if tag == "equal":
+            out.append("".join(a[a1:a2]))
+            continue
+        if a2 > a1:
+            out.append("[-" + "".join(a[a1:a2]) + "-]")
+        if b2 > b1:
+            out.append("{+" + "".join(b[b1:b2]) + "+}")
+    return "".join(out)
+
+
 def diff_lines(old: str, new: str, *, title: str = "page", context: int = 1) -> list[DiffLine]:
     """`unified_diff` as lines whose changed words are marked: each run of removed lines
     is paired with the added lines that follow it, line by line, and each pair is
@@ -68,15 +122,21 @@ def _paired(removed: list[str], added: list[str]) -> list[DiffLine]:
 
 def word_diff(old: str, new: str) -> tuple[tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...]]:
     """(old pieces, new pieces): each line cut into (text, changed) runs."""
+    a, b, opcodes = _word_opcodes(old, new)
+    old_runs = [(a[a1:a2], tag != "equal") for tag, a1, a2, _, _ in opcodes]
+    new_runs = [(b[b1:b2], tag != "equal") for tag, _, _, b1, b2 in opcodes]
+    return _merged(old_runs), _merged(new_runs)
+
+
+def _word_opcodes(old: str, new: str) -> tuple[list[str], list[str], list[tuple]]:
+    """Both lines as tokens and the edit between them, short unchanged stretches glued in."""
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
     opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     for i, (tag, a1, a2, b1, b2) in enumerate(opcodes):
         inside = 0 < i < len(opcodes) - 1
         if tag == "equal" and inside and max(a2 - a1, b2 - b1) <= _GLUE_TOKENS:
             opcodes[i] = ("replace", a1, a2, b1, b2)
-    old_runs = [(a[a1:a2], tag != "equal") for tag, a1, a2, _, _ in opcodes]
-    new_runs = [(b[b1:b2], tag != "equal") for tag, _, _, b1, b2 in opcodes]
-    return _merged(old_runs), _merged(new_runs)
+    return a, b, opcodes
 
 
 def _merged(runs: list[tuple[list[str], bool]]) -> tuple[tuple[str, bool], ...]:

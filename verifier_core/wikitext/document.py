@@ -8,7 +8,7 @@ from mwparserfromhell.wikicode import Wikicode
 from .builder import RawParagraph
 from .citations import Registry
 from .claims import paragraph_claims
-from .clean import strip_comments
+from .clean import OffsetMap, without_comments
 from .context import Ctx
 from .links import links_in, redirect_target
 from .render import new_ctx, plain, render_code, render_nodes
@@ -30,16 +30,17 @@ def extract_document(wikitext: str, title: str) -> Extraction:
     if len(wikitext) > MAX_INPUT_CHARS:
         warnings.append(f"input cut to {MAX_INPUT_CHARS} characters")
         wikitext = wikitext[:MAX_INPUT_CHARS]
-    wikitext = strip_comments(wikitext.replace("\r\n", "\n"))
+    wikitext, offsets = without_comments(wikitext)
     target = redirect_target(wikitext)
     code = parse(wikitext)
     if target is not None:
         return Extraction(title, [], [], [], "", links_in(code), target, warnings=warnings)
-    pre = prepass(code)
+    pre = prepass(code, wikitext)
     registry = Registry(pre, plain)
     ctx = new_ctx(registry, pre.citing, title)
     sections, claims = _render_sections(ctx, code)
     registry.finish()
+    _places_as_written(claims, offsets)
     if pre.malformed_refs:
         warnings.append(f"{pre.malformed_refs} malformed ref tag(s) left as text")
     return Extraction(
@@ -84,6 +85,17 @@ def _render_sections(ctx: Ctx, code: Wikicode) -> tuple[list[Section], list[Clai
             paragraph_count += 1
         sections.append(section)
     return sections, claims
+
+
+def _places_as_written(claims: list[Claim], offsets: OffsetMap) -> None:
+    """Occurrence offsets into the wikitext as given (with its comments), not as parsed."""
+    for claim in claims:
+        for occurrence in claim.occurrences:
+            if occurrence.start is not None and occurrence.end is not None:
+                occurrence.start, occurrence.end = offsets.start(occurrence.start), offsets.end(occurrence.end)
+        if claim.needs_citation_span is not None:
+            start, end = claim.needs_citation_span
+            claim.needs_citation_span = (offsets.start(start), offsets.end(end))
 
 
 def _split(code: Wikicode) -> list[tuple[Heading | None, list[Node]]]:

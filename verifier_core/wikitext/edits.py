@@ -1,52 +1,57 @@
 """Wikitext changes an editor asks for on one claim, and their unified diff.
 
-Pure functions over the page's text. Three changes:
+Pure functions over the page's text. Every change acts on one occurrence of the claim's
+citation (`RefTarget`: the ref, footnote or `{{r}}` that follows the claim, with its
+offsets), never on another use of the same source: a page cited twice is two places.
+The target is checked against the text before anything is built; text that no longer
+holds it there raises `LocateError` ("the citation moved since the check").
 
-- `add_citation`: a new ref right after the claim's citation (after the maintenance
-  tags attached to it); for a claim with no citation, in place of its
-  `{{citation needed}}`.
-- `replace_citation`: the failing citation's ref is replaced by the new one at this
-  claim only. A named ref re-used elsewhere is never broken: when this use holds the
-  definition, the definition moves to the next use; when a list-defined ref loses its
-  only use, its definition in the reference list goes too (MediaWiki would show an
-  error for an unused list-defined ref).
-- `tag_failed_verification`: `{{failed verification|date=Month YYYY}}` after the
-  claim's citation.
+- `add_citation`: a new ref right after the target and the maintenance tags attached to
+  it (a tag on a ref that still fails stays); for a claim with no citation, in place of
+  its `{{citation needed}}`.
+- `replace_citation`: the target replaced by the new ref, with the maintenance tags about
+  that source attached to it (`{{failed verification}}`, `{{dead link}}`,
+  `{{better source needed}}`, ... with their dates). A named ref re-used elsewhere is
+  never broken: when this use holds the definition, the definition moves to the next
+  use; when a list-defined ref loses its only use, its definition goes too.
+- `tag_failed_verification` / `untag_failed_verification`: `{{failed verification|date=}}`
+  written after the target, or taken away.
 
-A new ref is written the way the article writes its own (see `style`): its cite
-template, site parameter and date format, the site's name as the article already spells
-it; and when a named ref of the page already cites the same page, that ref is re-used
-by name (`<ref name="x" />`) instead of copied.
-
-A claim is found by its citation's occurrences and its words (see `locate`); anything
-that cannot be placed raises `LocateError` with a sentence for the editor.
+A new ref is written the way the article writes its own (see `style`), and a page the
+article already cites is re-used by name (`<ref name="x" />`) instead of copied.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
-from .diff import unified_diff
-from .locate import (
-    LocateError,
-    Occurrence,
-    attached_tags_end,
-    best_for_claim,
-    citation_occurrences,
-    has_attached_tag,
-    ref_occurrences,
-    tag_occurrences,
-)
+import mwparserfromhell
+
+from .diff import unified_diff, word_unified_diff
+from .locate import LocateError, attached_tags, masked, ref_occurrences
+from .names import SPAN_TAGS, template_key
+from .params import named, positional
 from .style import ArticleCitations, CiteStyle, article_citations, format_date
+from .types import RefOccurrence
 
 __all__ = [
-    "CitedRef", "LocateError", "NewSource", "WikitextChange",
-    "add_citation", "failed_verification_tag", "new_citation", "replace_citation",
-    "tag_failed_verification", "unified_diff",
+    "MOVED", "LocateError", "NewSource", "RefTarget", "WikitextChange", "add_citation",
+    "failed_verification_tag", "new_citation", "occurrence_target", "replace_citation",
+    "tag_failed_verification", "target_at", "unified_diff", "untag_failed_verification", "word_unified_diff",
 ]
 
 _MONTHS = ("January February March April May June July August September October "
            "November December").split()
+FAILED = "failed verification"
+# Tags about the cited source, which go with it when it is replaced; tags about the
+# claim's words ({{when?}}, {{dubious}}) stay.
+SOURCE_TAGS = frozenset({
+    FAILED, "dead link", "better source needed", "verification needed", "unreliable source?",
+    "page needed", "full citation needed", "irrelevant citation", "primary source",
+    "third-party source needed",
+})
+MOVED = "the citation moved since the check; check this revision"
 
 
 @dataclass(frozen=True)
@@ -58,12 +63,17 @@ class NewSource:
 
 
 @dataclass(frozen=True)
-class CitedRef:
-    """The claim's citation as the extractor gave it (`Citation.ref_name/raw/kind`)."""
+class RefTarget:
+    """The occurrence of the claim's citation an edit acts on: its offsets in the text
+    the edit is built on and its text there; `kind` as the extractor says
+    (RefOccurrence.kind: "ref", "reuse", "sfn", "r")."""
 
-    raw: str
-    ref_name: str | None = None
+    start: int
+    end: int
+    wikitext: str
     kind: str = "ref"
+    name: str | None = None
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,25 @@ class WikitextChange:
     snippet: str  # the text added, for editors who edit by hand
     what: str  # one line: what changed, for the edit summary
     renamed: str = ""  # the ref given a name so that the snippet can re-use it ("" = none)
+    target: RefTarget | None = None  # the occurrence it acts on, in `old`
+
+
+def target_at(wikitext: str, start: int | None, end: int | None, written: str | None = None, *,
+              kind: str = "ref", name: str | None = None, group: str = "") -> RefTarget:
+    """The target at [start, end) of `wikitext`; LocateError unless `written` (when given)
+    is exactly what stands there, and a ref or template does."""
+    if start is None or end is None or not 0 <= start < end <= len(wikitext):
+        raise LocateError("where this citation stands in the page is not known; edit it by hand")
+    here = wikitext[start:end]
+    if (written is not None and here != written) or not here.lower().startswith(("<ref", "{{")):
+        raise LocateError(MOVED)
+    return RefTarget(start, end, here, kind, name, group)
+
+
+def occurrence_target(wikitext: str, occurrence: RefOccurrence) -> RefTarget:
+    """The target of one of an extraction's occurrences, in the text it was extracted from."""
+    return target_at(wikitext, occurrence.start, occurrence.end, kind=occurrence.kind,
+                     name=occurrence.name, group=occurrence.group)
 
 
 def _field(value: str) -> str:
@@ -97,11 +126,6 @@ def new_citation(source: NewSource, style: CiteStyle = CiteStyle()) -> str:
     return "<ref>{{" + style.template + " |" + " |".join(parts) + "}}</ref>"
 
 
-def named_ref(name: str) -> str:
-    quote = "'" if '"' in name else '"'
-    return f"<ref name={quote}{name}{quote} />"
-
-
 @dataclass(frozen=True)
 class _NewRef:
     text: str
@@ -113,15 +137,15 @@ def _new_ref(wikitext: str, source: NewSource, article: ArticleCitations | None)
     """The ref to write: a re-use of the ref that already cites the page (naming it
     first when it has no name), else a new citation in the article's style."""
     article = article if article is not None else article_citations(wikitext)
-    reuse = article.reuse_for(source.url)
+    reuse = article.reuse_for(source.url, title=source.title)
     if reuse is None:
         return _NewRef(new_citation(source, article.style_for(source.url)))
     if reuse.unnamed is None:
-        return _NewRef(named_ref(reuse.name))
+        return _NewRef(article.named_ref(reuse.name))
     end = wikitext.index(">", reuse.unnamed.start)
-    name = f' name="{reuse.name}"'
-    return _NewRef(named_ref(reuse.name), ((end, end, name),), wikitext[reuse.unnamed.start:end] + name + ">")
-
+    name = " name=" + article.quoted(reuse.name)
+    return _NewRef(article.named_ref(reuse.name), ((end, end, name),),
+                   wikitext[reuse.unnamed.start:end] + name + ">")
 
 
 def _applied(wikitext: str, edits: list[tuple[int, int, str]]) -> str:
@@ -135,77 +159,124 @@ def failed_verification_tag(when: date) -> str:
     return "{{failed verification|date=" + f"{_MONTHS[when.month - 1]} {when.year}" + "}}"
 
 
-def _claim_occurrence(wikitext: str, claim_text: str, cited: CitedRef) -> Occurrence:
-    found = citation_occurrences(wikitext, ref_name=cited.ref_name, raw=cited.raw, kind=cited.kind)
-    if not found:
-        raise LocateError(
-            "the citation of this claim is no longer in the page's current text; "
-            "re-scan the article"
-        )
-    return best_for_claim(wikitext, found, claim_text)
-
-
-def _insert(wikitext: str, at: int, text: str) -> str:
-    return wikitext[:at] + text + wikitext[at:]
+def _checked(wikitext: str, target: RefTarget) -> RefTarget:
+    return target_at(wikitext, target.start, target.end, target.wikitext, kind=target.kind,
+                     name=target.name, group=target.group)
 
 
 def add_citation(
-    wikitext: str, *, claim_text: str, cited: CitedRef | None, source: NewSource,
-    article: ArticleCitations | None = None,
+    wikitext: str, *, target: RefTarget | None, source: NewSource,
+    needs_span: tuple[int, int] | None = None, article: ArticleCitations | None = None,
 ) -> WikitextChange:
-    """The new ref after the claim's citation, or in place of its {{citation needed}}."""
+    """The new ref after the target and its tags, or in place of the claim's
+    {{citation needed}} (`needs_span`) when it has no citation."""
     ref = _new_ref(wikitext, source, article)
-    if cited is None:
-        tags = tag_occurrences(wikitext, "citation needed")
-        if not tags:
-            raise LocateError("the claim has no citation and no {{citation needed}} tag to replace")
-        tag = best_for_claim(wikitext, tags, claim_text)
-        new = _applied(wikitext, [(tag.start, tag.end, ref.text), *ref.elsewhere])
+    if target is None:
+        start, end, kept = _needs_tag(wikitext, needs_span)
+        new = _applied(wikitext, [(start, end, kept + ref.text), *ref.elsewhere])
         return WikitextChange(wikitext, new, ref.text, "Added a citation where one was needed", ref.renamed)
-    occurrence = _claim_occurrence(wikitext, claim_text, cited)
-    at = attached_tags_end(wikitext, occurrence.end)
+    target = _checked(wikitext, target)
+    tags = attached_tags(wikitext, target.end)
+    at = tags[-1][1] if tags else target.end
     new = _applied(wikitext, [(at, at, ref.text), *ref.elsewhere])
-    return WikitextChange(wikitext, new, ref.text, "Added a citation that supports the claim", ref.renamed)
+    return WikitextChange(wikitext, new, ref.text, "Added a citation that supports the claim", ref.renamed,
+                          target)
+
+
+def _needs_tag(wikitext: str, span: tuple[int, int] | None) -> tuple[int, int, str]:
+    """The claim's {{citation needed}} and the words it keeps: a {{citation needed span}}
+    wraps text, which stays when the tag goes."""
+    if span is None:
+        raise LocateError("the claim has no citation and no {{citation needed}} tag to replace")
+    start, end = span
+    written = wikitext[start:end] if 0 <= start < end <= len(wikitext) else ""
+    try:
+        nodes = mwparserfromhell.parse(written).nodes
+    except Exception:  # noqa: BLE001 - odd markup: not the tag it was
+        nodes = []
+    if len(nodes) != 1 or not isinstance(nodes[0], mwparserfromhell.nodes.Template):
+        raise LocateError(MOVED)
+    template = nodes[0]
+    if template_key(str(template.name)) not in SPAN_TAGS:
+        return start, end, ""
+    values = positional(template)
+    text = named(template, "text") or (values[0] if values else None)
+    return start, end, str(text).strip() if text is not None else ""
 
 
 def replace_citation(
-    wikitext: str, *, claim_text: str, cited: CitedRef, source: NewSource,
-    article: ArticleCitations | None = None,
+    wikitext: str, *, target: RefTarget, source: NewSource, article: ArticleCitations | None = None,
 ) -> WikitextChange:
-    """The claim's failing ref replaced by the new one, at this claim only."""
-    if cited.kind == "sfn":
+    """The target (and the tags about its source) replaced by the new ref, here only."""
+    target = _checked(wikitext, target)
+    if target.kind == "sfn":
         raise LocateError("short footnotes ({{sfn}}) cannot be replaced here; add the source instead")
-    occurrence = _claim_occurrence(wikitext, claim_text, cited)
+    if target.kind == "r":
+        raise LocateError("this citation is written as {{r|...}}; replace it by hand or add the source instead")
     ref = _new_ref(wikitext, source, article)
+    tags = [t for t in attached_tags(wikitext, target.end) if t[2] in SOURCE_TAGS]
+    edits: list[tuple[int, int, str]] = [(target.start, target.end, ref.text), *ref.elsewhere]
+    edits += [(start, end, "") for start, end, _ in tags]
+    edits += _named_ref_kept(wikitext, target)
+    return WikitextChange(wikitext, _applied(wikitext, _merged(edits)), ref.text,
+                          "Replaced a citation that does not support the claim", ref.renamed, target)
+
+
+def _merged(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Adjacent edits as one (the ref and the tags right after it)."""
+    out: list[tuple[int, int, str]] = []
+    for start, end, text in sorted(edits):
+        if out and out[-1][1] == start and start != end:
+            out[-1] = (out[-1][0], end, out[-1][2] + text)
+        else:
+            out.append((start, end, text))
+    return out
+
+
+def _named_ref_kept(wikitext: str, target: RefTarget) -> list[tuple[int, int, str]]:
+    """What keeps the other uses of a named ref resolving once this use goes: its
+    definition moved to the next use, or a list-defined ref with no use left removed."""
+    if not target.name:
+        return []
     others = [o for o in ref_occurrences(wikitext)
-              if cited.ref_name and o.name == cited.ref_name and o.group == occurrence.group
-              and o.start != occurrence.start]
-    edits: list[tuple[int, int, str]] = [(occurrence.start, occurrence.end, ref.text), *ref.elsewhere]
+              if o.name == target.name and o.group == target.group and o.start != target.start]
     body_uses = [o for o in others if not o.in_list]
-    if occurrence.body is not None and body_uses:
-        # This use held the definition: the next use takes it over, so the others still resolve.
+    if target.kind == "ref" and not body_uses and _r_uses(wikitext, target.name):
+        raise LocateError(f"its definition is also used through {{{{r|{target.name}}}}}, which cannot hold it; "
+                          "replace it by hand or add the source instead")
+    if target.kind == "ref" and body_uses:
         heir = body_uses[0]
-        if heir.body is None:
-            edits.append((heir.start, heir.end, _definition(occurrence, wikitext)))
-    elif not body_uses:
-        edits += [(o.start, o.end, "") for o in others if o.in_list]
-    return WikitextChange(wikitext, _applied(wikitext, edits), ref.text,
-                          "Replaced a citation that does not support the claim", ref.renamed)
+        return [] if heir.body is not None else [(heir.start, heir.end, target.wikitext)]
+    if not body_uses:
+        return [(o.start, o.end, "") for o in others if o.in_list]
+    return []
 
 
-def _definition(occurrence: Occurrence, wikitext: str) -> str:
-    """The defining tag as written (its attributes and body), to move to another use."""
-    return wikitext[occurrence.start : occurrence.end]
+def _r_uses(wikitext: str, name: str) -> bool:
+    """Whether `{{r|...}}` re-uses the ref `name` somewhere in the text."""
+    pattern = re.compile(r"\{\{\s*[Rr]\s*\|([^{}]*)\}\}")
+    return any(name in [p.strip() for p in m.group(1).split("|") if "=" not in p]
+               for m in pattern.finditer(masked(wikitext)))
 
 
-def tag_failed_verification(
-    wikitext: str, *, claim_text: str, cited: CitedRef, when: date
-) -> WikitextChange:
-    occurrence = _claim_occurrence(wikitext, claim_text, cited)
-    if has_attached_tag(wikitext, occurrence.end, "failed verification"):
+def tag_failed_verification(wikitext: str, *, target: RefTarget, when: date) -> WikitextChange:
+    target = _checked(wikitext, target)
+    if any(tag == FAILED for _, _, tag in attached_tags(wikitext, target.end)):
         raise LocateError("this citation is already tagged {{failed verification}}")
     tag = failed_verification_tag(when)
-    new = _insert(wikitext, occurrence.end, tag)
-    return WikitextChange(
-        wikitext, new, tag, "Tagged a citation that does not support the claim"
-    )
+    new = wikitext[: target.end] + tag + wikitext[target.end :]
+    return WikitextChange(wikitext, new, tag, "Tagged a citation that does not support the claim",
+                          target=target)
+
+
+def untag_failed_verification(wikitext: str, *, target: RefTarget) -> WikitextChange:
+    """The {{failed verification}} attached to the target taken away (its source was
+    checked again and supports the claim)."""
+    target = _checked(wikitext, target)
+    tags = [(start, end) for start, end, tag in attached_tags(wikitext, target.end) if tag == FAILED]
+    if not tags:
+        raise LocateError("this citation carries no {{failed verification}} tag")
+    new = _applied(wikitext, [(start, end, "") for start, end in tags])
+    return WikitextChange(wikitext, new, "", "Removed a {{failed verification}} tag: the source supports the claim",
+                          target=target)
+

@@ -1,18 +1,16 @@
-"""Where a claim's citation sits in the raw wikitext, as character offsets.
+"""Ref tags and maintenance tags in the raw wikitext, as character offsets.
 
-The extractor works on a parse tree and hands out claims and citations, not offsets;
-an edit needs the exact span of one ref tag in the text the wiki holds. This module
-scans the raw text for ref tags and short-footnote templates (comments and `<nowiki>`
-masked, offsets kept), then picks, among the occurrences of the claim's citation, the
-one whose preceding prose best matches the claim's words: a named ref re-used by
-several claims, or one unnamed ref body repeated, has several occurrences.
+The extractor says where each claim's citations stand (`RefOccurrence`); an edit also
+needs the page's other uses of a named ref (to keep them resolving) and the tags written
+right after a citation. This module scans the raw text for them, with comments,
+`<nowiki>` and `<pre>` masked and offsets kept. It never guesses which occurrence a claim
+means: that is the extractor's answer.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from .clean import strip_comments
 from .names import maintenance_tag, template_key
 
 _MASKED = re.compile(r"<!--.*?(?:-->|\Z)|<nowiki\s*>.*?</nowiki\s*>|<pre\b.*?</pre\s*>", re.S | re.I)
@@ -27,7 +25,7 @@ _REF_LIST = re.compile(
 )
 # A simple (non-nested) template: maintenance tags and short footnotes are written so.
 _TEMPLATE = re.compile(r"\{\{([^{}|]+)(?:\|[^{}]*)?\}\}")
-_WORD = re.compile(r"\w+", re.U)
+_ATTACHED = re.compile(r"[ \t]*" + _TEMPLATE.pattern)
 _BRACES = re.compile(r"\{\{|\}\}")
 
 
@@ -90,84 +88,15 @@ def _template_end(text: str, start: int) -> int:
     return len(text)
 
 
-def normalised(raw: str) -> str:
-    return " ".join(strip_comments(raw).split())
-
-
-def citation_occurrences(
-    wikitext: str, *, ref_name: str | None, raw: str, kind: str = "ref"
-) -> list[Occurrence]:
-    """Body occurrences (outside reference lists) of one citation of the extractor."""
-    if kind == "sfn":
-        return _template_occurrences(wikitext, raw)
-    refs = [o for o in ref_occurrences(wikitext) if not o.in_list]
-    if ref_name:
-        return [o for o in refs if o.name == ref_name]
-    wanted = normalised(raw)
-    return [o for o in refs if o.body is not None and normalised(o.body) == wanted]
-
-
-def _template_occurrences(wikitext: str, raw: str) -> list[Occurrence]:
-    text, wanted = masked(wikitext), raw.strip()
-    found, start = [], text.find(wanted)
-    while wanted and start >= 0:
-        found.append(Occurrence(start, start + len(wanted), None, "", wanted, False))
-        start = text.find(wanted, start + 1)
-    return found
-
-
-def tag_occurrences(wikitext: str, tag: str) -> list[Occurrence]:
-    """Occurrences of a maintenance template ("citation needed") by any of its names."""
-    return [
-        Occurrence(m.start(), m.end(), None, "", m.group(0), False)
-        for m in _TEMPLATE.finditer(masked(wikitext))
-        if maintenance_tag(template_key(m.group(1))) == tag
-    ]
-
-
-def best_for_claim(wikitext: str, occurrences: list[Occurrence], claim_text: str) -> Occurrence:
-    """The occurrence whose preceding prose ends like the claim; the first one on a tie."""
-    if not occurrences:
-        raise LocateError("the claim's citation is not in the current wikitext")
-    if len(occurrences) == 1:
-        return occurrences[0]
-    claim_words = [w.lower() for w in _WORD.findall(claim_text)]
-    return max(occurrences, key=lambda o: (_overlap(wikitext, o, claim_words), -o.start))
-
-
-def _overlap(wikitext: str, occurrence: Occurrence, claim_words: list[str]) -> float:
-    """How many of the claim's words, from its end backwards, the text before `occurrence`
-    repeats in order: the claim is the sentence right before its citation."""
-    window = wikitext[max(0, occurrence.start - 40 * max(len(claim_words), 5)) : occurrence.start]
-    window = _REF.sub(" ", masked(window))
-    before = [w.lower() for w in _WORD.findall(window)]
-    matched, i = 0.0, len(before) - 1
-    for rank, word in enumerate(reversed(claim_words)):
-        j = i
-        while j >= 0 and i - j < 12 and before[j] != word:
-            j -= 1
-        if j < 0 or i - j >= 12:
-            continue
-        matched += 1.0 / (1 + 0.01 * rank)
-        i = j - 1
-    return matched
-
-
-def attached_tags_end(wikitext: str, end: int) -> int:
-    """The end of the maintenance tags written right after a citation ({{dead link}}),
-    which belong to it: a new citation goes after them."""
-    text = masked(wikitext)
-    while True:
-        match = _TEMPLATE.match(text, end)
-        if match is None or maintenance_tag(template_key(match.group(1))) is None:
-            return end
+def attached_tags(wikitext: str, end: int) -> list[tuple[int, int, str]]:
+    """The maintenance tags written right after a citation ending at `end` (`{{dead
+    link}}`, `{{failed verification|date=...}}`), which belong to it: (start, end,
+    canonical name) each, in order."""
+    text, found = masked(wikitext), []
+    while (match := _ATTACHED.match(text, end)) is not None:
+        tag = maintenance_tag(template_key(match.group(1)))
+        if tag is None or tag == "citation needed":
+            break
+        found.append((match.start(), match.end(), tag))
         end = match.end()
-
-
-def has_attached_tag(wikitext: str, end: int, tag: str) -> bool:
-    text, position = masked(wikitext), end
-    while (match := _TEMPLATE.match(text, position)) is not None:
-        if maintenance_tag(template_key(match.group(1))) == tag:
-            return True
-        position = match.end()
-    return False
+    return found

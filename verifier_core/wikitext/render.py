@@ -224,7 +224,7 @@ def _ref(ctx: Ctx, node: Tag) -> None:
         return
     index = ctx.registry.ref(node)
     if index is not None:
-        ctx.builder.cite(index)
+        ctx.builder.cite(index, ctx.registry.places.get(id(node)))
 
 
 def _skipped(ctx: Ctx, node: Tag, name: str) -> None:

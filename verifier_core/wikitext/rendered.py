@@ -9,6 +9,9 @@ block (paragraph, list item, cell). A claim's target is the longest tail of its 
 text that the block's text ends with, right before a run whose notes cite the claim's
 sources, so a script (or MediaWiki's Edit Check) finds it verbatim in the page.
 
+A claim that needs a source has no footnote: it is found by its words right before the
+inline `{{citation needed}}` tag the wiki renders (a `<sup>` that reads "citation needed").
+
 Pure functions over the HTML of `action=parse`; lxml does the parsing.
 """
 from __future__ import annotations
@@ -22,6 +25,7 @@ _BLOCKS = frozenset("p li dd dt td th caption h1 h2 h3 h4 h5 h6 div blockquote p
 _SKIP_CLASSES = frozenset({"references", "mw-references-wrap", "reflist", "mw-editsection", "toc",
                            "mw-cite-backlink"})
 MIN_TARGET_WORDS = 3  # a shorter tail ("in 1931.") is not enough to find a claim by
+_NEEDED = re.compile(r"citation\s+needed", re.I)
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class Run:
 class RenderedPage:
     text: str
     runs: tuple[Run, ...]
+    tags: tuple[Run, ...] = ()  # each {{citation needed}} tag, as a run without markers
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ def rendered_page(html: str) -> RenderedPage:
     notes = _note_urls(root)
     walker = _Walker(notes)
     walker.walk(root)
-    return RenderedPage("".join(walker.parts), tuple(walker.runs))
+    return RenderedPage("".join(walker.parts), tuple(walker.runs), tuple(walker.tags))
 
 
 def claim_target(page: RenderedPage, *, text: str, urls: set[str], normalise=lambda u: u,
@@ -84,6 +89,23 @@ def claim_target(page: RenderedPage, *, text: str, urls: set[str], normalise=lam
         return None
     _, run, tail = best
     return Target(text=tail, after=run.marker_ids[-1], urls=run.urls, whole=tail == claim)
+
+
+def tagged_target(page: RenderedPage, *, text: str, used: set[int] = frozenset()) -> tuple[int, Target] | None:
+    """(index of the tag in page.tags, target) of a claim that needs a source: the
+    `{{citation needed}}` tag whose block ends with the longest tail of the claim's text
+    (a tag already given to an earlier claim, `used`, only on a tie). None when none fits."""
+    claim = _collapse(text)
+    best: tuple[tuple[int, bool], int, str] | None = None
+    for index, tag in enumerate(page.tags):
+        tail = _common_tail(page.text[tag.block_start:tag.at].rstrip(), claim)
+        rank = (len(tail), index not in used)
+        if tail and (best is None or rank > best[0]):
+            best = (rank, index, tail)
+    if best is None:
+        return None
+    _, index, tail = best
+    return index, Target(text=tail, after="", urls=(), whole=tail == claim)
 
 
 def _collapse(text: str) -> str:
@@ -160,6 +182,7 @@ class _Walker:
         self.length = 0
         self.block_start = 0
         self.runs: list[Run] = []
+        self.tags: list[Run] = []
         self._open: list[tuple[str, str]] | None = None  # markers of the run being read
         self._open_at = 0
 
@@ -209,6 +232,11 @@ class _Walker:
                 continue
             if _is_marker(child):
                 self.marker(child)
+            elif child.tag == "sup" and _NEEDED.search(child.text_content() or ""):
+                self._close_run()
+                self.tags.append(Run(at=self.length, block_start=self.block_start, marker_ids=(), urls=()))
+                self.add(child.text)
+                self.walk(child)
             elif child.tag in ("style", "script") or _classes(child) & _SKIP_CLASSES:
                 pass
             elif child.tag in _BLOCKS or child.tag == "br":

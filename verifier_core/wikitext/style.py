@@ -7,7 +7,9 @@ web references use (`cite web`, `cite news` or `citation`) and the parameter tha
 the site in them (`website`, `work`, `newspaper`, `publisher`); how a site the article
 already cites is named there; and which named refs already cite which page, so that
 the same source is re-used by name (`<ref name="x" />`) instead of copied: an unnamed ref
-gets a name first, the next free one of the `:0`, `:1` ... series VisualEditor gives.
+gets a name first, a descriptive one as editors write them (the page's slug, else the site
+and the year: "ngc-ellery", "avg-2016"), never VisualEditor's `:0`; and a re-use is written
+with the article's own spacing and quotes (`<ref name="x"/>` where the article writes so).
 
 Access-dates lead because they are what the new citation writes: an article under
 `{{Use dmy dates}}` whose refs all say `access-date=2024-05-14` keeps ISO access-dates
@@ -71,6 +73,21 @@ class ArticleCitations:
     ref_names: set[str] = field(default_factory=set)
     # site key (host) -> (template, site parameter, site name) as the article writes it
     sites: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    # How the article writes a re-use: `<ref name="x" />` (space before "/>") or `<ref name=x/>`.
+    space_before_close: bool = True
+    name_quote: str = '"'
+
+    def quoted(self, name: str) -> str:
+        """`name` as the article quotes ref names (quoted whenever it has to be)."""
+        quote = self.name_quote
+        if not quote and not re.fullmatch(r"[\w.:-]+", name):
+            quote = '"'
+        if quote and quote in name:
+            quote = "'" if quote == '"' else '"'
+        return f"{quote}{name}{quote}"
+
+    def named_ref(self, name: str) -> str:
+        return f"<ref name={self.quoted(name)}{' ' if self.space_before_close else ''}/>"
 
     def style_for(self, url: str) -> CiteStyle:
         """The article's style, with the template and site name it already uses for
@@ -81,7 +98,7 @@ class ArticleCitations:
         template, param, name = known
         return replace(self.style, template=template, site_param=param, site_name=name)
 
-    def reuse_for(self, url: str) -> Reuse | None:
+    def reuse_for(self, url: str, *, title: str = "") -> Reuse | None:
         """The ref already citing `url`'s page, to re-use instead of a second copy."""
         from verifier_core.fetch.urls import page_key
 
@@ -89,9 +106,37 @@ class ArticleCitations:
         if key in self.named_refs:
             return Reuse(self.named_refs[key])
         if key in self.unnamed_refs:
-            free = next(f":{n}" for n in range(len(self.ref_names) + 1) if f":{n}" not in self.ref_names)
-            return Reuse(free, self.unnamed_refs[key])
+            unnamed = self.unnamed_refs[key]
+            return Reuse(ref_name_for(url, unnamed.body or "", self.ref_names), unnamed)
         return None
+
+
+_SLUG_WORD = re.compile(r"[a-z0-9]+")
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_PLAIN_PAGES = {"index", "default", "home", "page", "article", "story", "news", "html", "htm", "php", "aspx"}
+
+
+def ref_name_for(url: str, body: str, taken: set[str]) -> str:
+    """A name for a ref that has none, as editors name them: the page's slug
+    ("ngc-ellery" for .../ngc-ellery.html), else the site and the year its citation gives
+    ("avg-2016"), else the site; "-2", "-3" ... when taken. Never VisualEditor's ":0"."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url or "")
+    host = (parts.hostname or "").removeprefix("www.")
+    site = next((w for w in _SLUG_WORD.findall(host.split(".")[0].lower()) if not w.isdigit()), "") or "ref"
+    segments = [s for s in parts.path.lower().split("/") if s]
+    words = _SLUG_WORD.findall(segments[-1].rsplit(".", 1)[0]) if segments else []
+    words = [w for w in words if w not in _PLAIN_PAGES]
+    year = _YEAR.search(body or "")
+    if words and not all(w.isdigit() for w in words):
+        base = "-".join(words)[:40].strip("-")
+    else:
+        base = f"{site}-{year.group(1)}" if year else site
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    return name
 
 
 def format_date(when: date, date_format: str) -> str:
@@ -146,10 +191,25 @@ def _sites(cites: list[tuple[str, Params]]) -> dict[str, tuple[str, str, str]]:
     return sites
 
 
+_REUSE = re.compile(r"<ref\s[^<>]*?name\s*=\s*(\"|')?[^<>]*?(\s?)/>", re.I)
+
+
+def _reuse_spelling(article: ArticleCitations, wikitext: str) -> None:
+    """How the article writes re-uses: a space before "/>" or not, names quoted or not."""
+    spaces, quotes = Counter(), Counter()
+    for match in _REUSE.finditer(masked(wikitext)):
+        spaces[bool(match.group(2))] += 1
+        quotes[match.group(1) or ""] += 1
+    if spaces:
+        article.space_before_close = spaces[True] >= spaces[False]
+        article.name_quote = max(quotes, key=lambda q: (quotes[q], q == '"'))
+
+
 def _with_refs(article: ArticleCitations, wikitext: str) -> ArticleCitations:
     """The refs that cite each page: named ones, and unnamed ones of the body."""
     from verifier_core.fetch.urls import page_key
 
+    _reuse_spelling(article, wikitext)
     for ref in ref_occurrences(wikitext):
         if ref.name:
             article.ref_names.add(ref.name)

@@ -57,7 +57,7 @@ def _short_footnote(ctx: Ctx, template: Template, key: str) -> None:
         year = f" ({short.year})" if short.year else ""
         ctx.emit(" & ".join(short.surnames) + year)
     if ctx.registry is not None:
-        ctx.builder.cite(ctx.registry.short(template))
+        ctx.builder.cite(ctx.registry.short(template), ctx.registry.places.get(id(template)))
 
 
 def _maintenance(ctx: Ctx, template: Template, key: str, tag: str) -> None:
@@ -65,7 +65,7 @@ def _maintenance(ctx: Ctx, template: Template, key: str, tag: str) -> None:
         values = positional(template)
         text = named(template, "text") or (values[0] if values else None)
         ctx.render(text)
-    ctx.builder.tag(tag)
+    ctx.builder.tag(tag, ctx.registry.places.get(id(template)) if ctx.registry is not None else None)
 
 
 def _note(ctx: Ctx, template: Template) -> None:
@@ -89,7 +89,7 @@ def _ref_shortcut(ctx: Ctx, template: Template) -> None:
         name = " ".join(str(value).split())
         index = ctx.registry.named(group, name) if name else None
         if index is not None:
-            ctx.builder.cite(index)
+            ctx.builder.cite(index, ctx.registry.places.get(id(template)))
 
 
 def _quote(ctx: Ctx, template: Template) -> None:

@@ -36,6 +36,22 @@ class Citation:
 
 
 @dataclass
+class RefOccurrence:
+    """One place in the wikitext where a claim's citation stands: a `<ref>` tag (a
+    definition, an unnamed ref or a re-use of a named one), a short footnote (`{{sfn}}`)
+    or `{{r|name}}`. Offsets are into the text given to `extract`; None when the
+    extractor could not tie the citation to its place (a ref re-parsed inside a gallery)."""
+
+    citation: int  # index into Extraction.citations
+    start: int | None
+    end: int | None
+    kind: str = "ref"  # "ref" (a body) | "reuse" (<ref name=x/>) | "sfn" | "r" ({{r|x}})
+    name: str | None = None
+    group: str = ""
+    tags: list[str] = field(default_factory=list)  # maintenance tags right after it
+
+
+@dataclass
 class Claim:
     text: str  # plain text of the sentence (or clause) the citations back
     context: str  # preceding sentences of the same paragraph
@@ -52,6 +68,10 @@ class Claim:
     checked: str = ""
     checkable: bool = True
     kind: str = "sentence"  # "sentence" | "clause" | "item" | "row" | "field"
+    # Where its citations stand in the wikitext, in order (an edit acts on one of them),
+    # and where its {{citation needed}} stands when it has one.
+    occurrences: list[RefOccurrence] = field(default_factory=list)
+    needs_citation_span: tuple[int, int] | None = None
 
     @property
     def statement(self) -> str:

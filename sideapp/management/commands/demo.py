@@ -18,18 +18,21 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from harness.demo import DEMO_CATEGORY, SOURCES_DIR, load_demo_pages
+from harness.archive import ArchiveUnavailable, LocalArchive, demo_archive_start
+from harness.demo import DEMO_CATEGORY, SOURCES_DIR, sync_demo_pages
 from harness.mediawiki import MediaWikiServer
 from harness.mw_support import die_with_parent
 from harness.webserver import SourceServer
 from sideapp.gadget.install import gadget_pages
 from sideapp.patrol.services import wiki_patrol_set
 from sideapp.scans.wikis import wiki_for
+from verifier_core.fetch.archives import parse_archives
 
 # The cited pages live on their own loopback address so that the SSRF guard can let
 # exactly that address through and nothing else on this machine.
 SOURCES_HOST = "127.0.0.2"
 DEFAULT_SOURCES_PORT = 8090
+DEFAULT_ARCHIVE_PORT = 8097
 
 
 class Command(BaseCommand):
@@ -41,6 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--sources-port", type=int, default=None,
                             help="port of the cited pages (default: the previous run's, else 8090); "
                                  "a new one rewrites every citation on the demo wiki")
+        parser.add_argument("--archive-port", type=int, default=DEFAULT_ARCHIVE_PORT,
+                            help="port of the demo's own web archive (pywb; default 8097)")
         parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
         parser.add_argument("--check", action="store_true",
                             help="start, wait for the first scan to finish, edit a demo article as a "
@@ -53,8 +58,12 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: sys.exit(0))
         workdir = Path(settings.SIDE_DATA_DIR) / "demo-wiki"
         wiki = MediaWikiServer(workdir, port=opts["wiki_port"], die_with_parent=True)
-        sources = SourceServer(SOURCES_DIR, port=_sources_port(workdir, opts["sources_port"]),
+        port, self.previous_sources_port = _sources_port(workdir, opts["sources_port"])
+        sources = SourceServer(SOURCES_DIR, port=port,
                                host=SOURCES_HOST)
+        # The demo's web archive: its cited pages as they were, some of them gone since.
+        self.archive = LocalArchive(Path(settings.SIDE_DATA_DIR) / "demo-archive", port=opts["archive_port"],
+                                    record=settings.SIDE_ARCHIVE_CAPTURE)
         try:
             self._start(wiki, sources, opts)
             if opts["check"]:
@@ -63,6 +72,7 @@ class Command(BaseCommand):
             self._wait()
         finally:
             self._stop_children()
+            self.archive.stop()
             sources.stop()
             wiki.stop()
 
@@ -70,11 +80,18 @@ class Command(BaseCommand):
         call_command("migrate", verbosity=0)
         call_command("create_demo_users", stdout=self.stdout)
         sources_url = self.sources_url = sources.start()
+        try:
+            demo_archive_start(self.archive, sources_url)
+        except ArchiveUnavailable as exc:  # the demo still runs, only without earlier copies
+            self.stdout.write(self.style.WARNING(f"no local web archive: {exc}"))
         api_url = wiki.start()
         # The demo's wiki is one row across runs and ports: known by its siteinfo, the row
         # of an earlier run takes this run's address (and its claims are not listed twice).
         row = wiki_for(api_url=api_url)
-        load_demo_pages(wiki, sources_url)
+        # A later run keeps the wiki's history: only what the wiki lacks is loaded.
+        previous = self.previous_sources_port
+        sync_demo_pages(wiki, sources_url, previous_base_url=sources_url.replace(
+            f":{sources.port}", f":{previous}") if previous and previous != sources.port else None)
         # The demo patrols its wiki: edits from now on (not the pages just loaded) are checked.
         # The wiki stamps changes to the second, so patrolling starts at the next one: the
         # pages just loaded all fall before it and never appear on /patrol/ as added citations.
@@ -83,7 +100,8 @@ class Command(BaseCommand):
         # Side editor on the wiki's article pages: a site gadget on for everyone, logged in or not.
         wiki.edit_interface(gadget_pages(f"http://127.0.0.1:{opts['port']}", way="site"),
                             summary="Side demo: install the Side editor gadget")
-        self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url})")
+        self.stdout.write(f"demo wiki: {wiki.index_url}  (cited pages: {sources_url}"
+                          + (f"; web archive: {self.archive.replay_prefix})" if self.archive.running else ")"))
         env = self._child_env(api_url) | self._bot_account(wiki)
         # Queued before the workers start, so that their start-up recovery finds it on the
         # queue rather than racing its enqueue.
@@ -108,7 +126,9 @@ class Command(BaseCommand):
         allow = ",".join(dict.fromkeys([*settings.SIDE_FETCH_ALLOWLIST, SOURCES_HOST]))
         # The demo's few claims all become annotation items when the scan ends (not only
         # those whose suggestion outscores the citation), so the annotator has work at once.
-        return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow,
+        archives = ([self.archive.setting] if self.archive.running else []) + (
+            [settings.SIDE_ARCHIVES] if parse_archives(settings.SIDE_ARCHIVES) else [])
+        return dict(os.environ, SIDE_WIKI_API_URL=api_url, SIDE_FETCH_ALLOWLIST=allow, SIDE_ARCHIVES=", ".join(archives) or "none",
                     SIDE_FETCH_HOST_DELAY=os.environ.get("SIDE_FETCH_HOST_DELAY", "0.05"),
                     SIDE_ANNOTATION_AUTO_ITEMS=os.environ.get("SIDE_ANNOTATION_AUTO_ITEMS", "all"),
                     DEBUG=os.environ.get("DEBUG", "false"))
@@ -188,12 +208,14 @@ class Command(BaseCommand):
                 os.killpg(child.pid, signal.SIGKILL)
 
 
-def _sources_port(workdir: Path, asked: int | None) -> int:
-    """The port the cited pages are served on. The demo articles cite them by URL, so a
-    new port rewrites every citation: new revisions, new claims, editors' judgements left
-    on the old ones. A run therefore keeps the previous run's port unless told otherwise."""
+def _sources_port(workdir: Path, asked: int | None) -> tuple[int, int | None]:
+    """(the port the cited pages are served on, the previous run's). The demo articles cite
+    them by URL, so a new port rewrites every citation: new revisions, new claims, editors'
+    judgements left on the old ones. A run therefore keeps the previous run's port unless
+    told otherwise."""
     remembered = workdir / "sources-port"
-    port = asked or (int(remembered.read_text()) if remembered.is_file() else DEFAULT_SOURCES_PORT)
+    previous = int(remembered.read_text()) if remembered.is_file() else None
+    port = asked or previous or DEFAULT_SOURCES_PORT
     workdir.mkdir(parents=True, exist_ok=True)
     remembered.write_text(str(port))
-    return port
+    return port, previous

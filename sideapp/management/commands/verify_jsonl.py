@@ -77,7 +77,8 @@ class Command(BaseCommand):
             section=_str(item.get("section")),
         )
         try:
-            verdict = verifier.score_source(claim, src.get("text"), url=_str(src.get("url")) or None)
+            verdict = verifier.score_source(claim, src.get("text"), url=_str(src.get("url")) or None,
+                                            meta={"title": _str(src.get("title"))})
         except Exception as exc:  # one bad pair must not stop a batch of thousands
             print(f"line {number}: verification failed: {exc!r}", file=sys.stderr)
             return _row(item.get("id"), 0.0, UNAVAILABLE, None, explain, reason=f"verification failed: {exc}", confidence=HIGH)

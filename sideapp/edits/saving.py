@@ -1,0 +1,202 @@
+"""Saving an edit on the wiki without losing anyone's work, once per confirm.
+
+Saves from Side editor's pages go out as one shared bot account, and MediaWiki does not
+report an edit conflict between edits of the same account: two editors saving from the
+same base revision would silently undo each other. So Side editor keeps its own rules:
+
+- one save of a page at a time, across every web process (a Redis lock per article);
+- the change is rebuilt on the wiki's current revision, and refused when any revision
+  since the one the editor saw (by anyone, the bot account included) touched its section;
+- a save is keyed by a token (the revision the editor saw and what was asked): a repeat
+  of a saved token answers with the revision already saved (a double click is one edit);
+- the audit log holds a `pending` row before the wiki is asked and its outcome after
+  (saved with the revision, refused with the reason, failed); the edit summary carries
+  the token, so a save whose row could not be completed is settled from the wiki's
+  history by recovery (`pending_saves_settle`).
+"""
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Callable
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from sideapp.edits.audit import audit_record
+from sideapp.edits.models import AuditEntry
+from sideapp.scans.models import Article
+from sideapp.scans.wikiapi import EditConflict, SavedEdit, WikiError
+from sideapp.scans.wikis import client_for
+from verifier_core.wikitext.sections import section_heading, section_text
+
+log = logging.getLogger(__name__)
+LOCK_SECONDS = 120  # the longest a save may hold its page (a wiki call times out well before)
+PENDING_GRACE = timedelta(minutes=2)  # a pending save older than this died on its way
+HISTORY = 50  # revisions read back to find who touched a section
+
+
+@contextmanager
+def page_lock(article: Article):
+    """Only one save of `article` at a time, whichever web process runs it."""
+    from django_rq import get_connection
+
+    lock = get_connection("scan").lock(f"side:edit-lock:{article.pk}", timeout=LOCK_SECONDS,
+                                          blocking_timeout=LOCK_SECONDS / 2)
+    if not lock.acquire():
+        raise EditConflict("another save of this page is still running; nothing was saved. Try again in a moment.")
+    try:
+        yield
+    finally:
+        try:
+            lock.release()
+        except Exception:  # noqa: BLE001 - expired meanwhile: nothing to release
+            log.warning("edit lock of article %s expired before its save ended", article.pk)
+
+
+def token_base(token: str) -> int | None:
+    """The revision the editor saw, from a token "<revision>.<digest>"."""
+    head = token.split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def marker(token: str) -> str:
+    """What the edit summary carries of the token, to find the save in the wiki's history."""
+    return f"side-editor {token.rsplit('.', 1)[-1][:12]}"
+
+
+def saved_before(token: str) -> SavedEdit | None:
+    """The save already made for `token` (a repeated confirm); a save left pending by a
+    process that died is settled from the wiki's history first."""
+    entry = AuditEntry.objects.select_related("article__wiki").filter(
+        token=token, status__in=[AuditEntry.Status.SAVED, AuditEntry.Status.PENDING]).first()
+    if entry is not None and entry.status == AuditEntry.Status.PENDING:
+        entry = _settled(entry)
+    if entry is None or entry.status != AuditEntry.Status.SAVED:
+        return None
+    client = client_for(entry.article.wiki, interactive=True)
+    return SavedEdit(title=entry.article.title, old_rev_id=entry.base_revision or 0, rev_id=entry.revision_id,
+                     diff_url=client.diff_url(entry.revision_id))
+
+
+def revision_text(article: Article, rev_id: int):
+    """Revision `rev_id` of the article as a base to build on (the one the editor saw)."""
+    from sideapp.edits.locating import BaseText
+
+    page = client_for(article.wiki, interactive=True).page_at(rev_id)
+    return BaseText(page.title, page.rev_id, page.timestamp, page.wikitext, True)
+
+
+def check_untouched(article: Article, seen, *, until: int) -> None:
+    """EditConflict, naming who and when, if a revision after the one the editor saw
+    (`seen`, the proposal built on it) up to `until` touched the proposal's section."""
+    since = seen.base.rev_id
+    client = client_for(article.wiki, interactive=True)
+    revisions = [r for r in client.revisions_after(seen.title, since, limit=HISTORY) if r["revid"] <= until]
+    if len(revisions) >= HISTORY and revisions[-1]["revid"] < until:
+        raise EditConflict(f"edit conflict: the page was edited more than {HISTORY} times since revision {since}, "
+                           "which you saw; nothing was saved. Check this revision and try again.")
+    touching = _touching(seen, [{"text": seen.change.old}], revisions)
+    if touching is not None:
+        number = seen.section.number
+        where = (f"the section “{seen.section_name}”" if seen.section_name
+                 else "the lead section" if number == 0 else "the page")
+        raise EditConflict(
+            f"edit conflict: since revision {since}, which you saw, {touching['user']} edited {where} "
+            f"(revision {touching['revid']}, {touching['timestamp']}); nothing was saved. "
+            "Check this revision and try again.")
+
+
+def _touching(proposal, before: list[dict], revisions: list[dict]) -> dict | None:
+    """The first revision that changed the proposal's section (any, for a change that
+    reaches beyond its section; a revision whose text is hidden counts as touching it)."""
+    number = proposal.section.number
+    if number is None:
+        return revisions[0] if revisions else None
+    heading = section_heading(proposal.change.old, number) or ""
+    texts = [r.get("text") for r in before + revisions]
+    previous = section_text(texts[0], heading, number) if texts and texts[0] is not None else None
+    for revision in revisions:
+        text = revision.get("text")
+        now = section_text(text, heading, number) if text is not None else None
+        if now is None or previous is None or now != previous:
+            return revision
+        previous = now
+    return None
+
+
+class Attempt:
+    """One confirmed save, in the audit log from before the wiki is asked to its outcome."""
+
+    def __init__(self, *, user, claim, action: str, token: str) -> None:
+        self.user, self.claim, self.action, self.token = user, claim, action, token
+
+    def closed(self, status: str, reason: str) -> None:
+        """A confirm that never reached the wiki: refused (or failed) with the reason."""
+        audit_record(user=self.user, action=self.action, claim=self.claim, detail="not saved",
+                     status=status, token=self.token, outcome=reason[:2000])
+
+    def save(self, proposal, *, summary: str, after: Callable[[], object]) -> SavedEdit:
+        try:
+            entry = audit_record(user=self.user, action=self.action, claim=self.claim,
+                                 detail=f"{proposal.summary}: {proposal.change.snippet}",
+                                 status=AuditEntry.Status.PENDING, token=self.token,
+                                 base_revision=proposal.base.rev_id)
+        except IntegrityError as exc:  # another process holds this token (its lock expired)
+            raise EditConflict("this change is being saved already; nothing more was saved.") from exc
+        client = client_for(self.claim.article.wiki, interactive=True)
+        try:
+            saved = client.edit(proposal.title, proposal.change.new, f"{summary} ({marker(self.token)})",
+                                baserevid=proposal.base.rev_id, starttimestamp=timezone.now())
+        except EditConflict as exc:
+            _close(entry, AuditEntry.Status.REFUSED, str(exc))
+            raise
+        except Exception as exc:
+            _close(entry, AuditEntry.Status.FAILED, str(exc) or type(exc).__name__)
+            raise
+        with transaction.atomic():
+            AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=saved.rev_id)
+            after()
+        return saved
+
+
+def _close(entry: AuditEntry, status: str, outcome: str) -> None:
+    AuditEntry.objects.filter(pk=entry.pk).update(status=status, outcome=outcome[:2000])
+
+
+def _settled(entry: AuditEntry) -> AuditEntry:
+    """A pending save's outcome read from the wiki: the bot's revision carrying its token
+    after the base revision (saved, and the article queued for a scan), else failed."""
+    from sideapp.scans.models import ScanJob
+    from sideapp.scans.services import scan_request
+
+    try:
+        found = client_for(entry.article.wiki, interactive=True).revisions_after(
+            entry.article.title, entry.base_revision or 0, content=False, limit=50)
+    except WikiError as exc:
+        log.warning("pending save %s not settled: %s", entry.pk, exc)
+        return entry
+    mine = next((r for r in found if marker(entry.token) in r["comment"]), None)
+    with transaction.atomic():
+        if mine is None:
+            _close(entry, AuditEntry.Status.FAILED, "the save did not complete; the wiki holds no such edit")
+        else:
+            AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=mine["revid"])
+            scan_request(wiki=entry.article.wiki, kind=ScanJob.Kind.TITLES, titles=[entry.article.title],
+                         user=entry.user)
+    entry.refresh_from_db()
+    return entry
+
+
+def pending_saves_settle(*, older_than: timedelta = PENDING_GRACE) -> int:
+    """Settle saves left pending by a process that died (run by the workers' recovery)."""
+    stale = AuditEntry.objects.select_related("article__wiki", "user").filter(
+        status=AuditEntry.Status.PENDING, created_at__lt=timezone.now() - older_than)
+    settled = 0
+    for entry in stale:
+        with page_lock(entry.article):
+            entry.refresh_from_db()
+            if entry.status == AuditEntry.Status.PENDING and _settled(entry).status != AuditEntry.Status.PENDING:
+                settled += 1
+    return settled

@@ -1,0 +1,142 @@
+"""What the verifier reads for one citation: the live page, the copy as it was cited, or
+both (a live page that changed), and how the two verdicts become one that says which copy
+it read.
+
+    reading = citation_reading(citation, copies=copies_of(sources))
+    reading.texts()             # [(kind, text, url)]: "live" and/or "copy"
+    reading.unavailable         # why nothing can be read, or None
+    judged = reading.choose({"live": verdict, "copy": verdict})
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from sideapp.sources.archives import archives, citation_page_state, citation_target, copies_of, copy_wanted, wants_dead_copy
+from sideapp.sources.models import ArchivedCopy
+from verifier_core.fetch.citedates import day_words
+from verifier_core.fetch.pagestate import PageState
+from verifier_core.verification import Verdict
+
+SUPPORTING = (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
+FAILING = (Verdict.NOT_SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
+_RANKS = {Verdict.SUPPORTED: 2, Verdict.PARTIALLY_SUPPORTED: 1}
+AS_CITED = "supported as cited; the page has changed since"
+
+
+@dataclass
+class Reading:
+    state: PageState | None
+    live: str | None  # the live page's text, when it is the cited work
+    copy: ArchivedCopy | None  # the copy of the citation's day, when one was found
+    looked_up: bool  # an archive lookup for the citation's day has ended (found or not)
+    target: str  # the citation's day, YYYYMMDD ("" undated)
+    unavailable: str | None = None
+    own_archive: str = ""  # the citation's own archive-url, when that is what was read
+    read_on: object = None  # when the live page was last read (a datetime)
+
+    def texts(self) -> list[tuple[str, str]]:
+        out = [("live", self.live)] if self.live else []
+        return out + ([("copy", self.copy.text)] if self.copy is not None else [])
+
+    def wants_copy(self, live_verdict: str) -> bool:
+        """A dated claim fails against the live page and no archive was asked yet: the page
+        may have been rewritten since it was cited."""
+        return (self.live is not None and self.copy is None and not self.looked_up and bool(self.target)
+                and live_verdict in FAILING and bool(archives()))
+
+    def choose(self, verdicts: dict) -> tuple[str, object, str, dict]:
+        """(kind read, its SourceVerdict, a note in words, the copy JSON) from the verdicts
+        of the texts read: the live page wherever it supports the claim at least as well."""
+        live, copy = verdicts.get("live"), verdicts.get("copy")
+        if copy is None:
+            return "live", live, "", self.read_json("live")
+        if live is None:
+            note = f"read in {self.copy.words}; {self.state.words}" if self.state else f"read in {self.copy.words}"
+            return "copy", copy, note, self.read_json("copy")
+        if _rank(live.verdict) >= _rank(copy.verdict):
+            note = "" if _rank(live.verdict) else f"the copy as cited ({self.copy.words}) does not support it either"
+            return "live", live, note, self.read_json("both" if note else "live")
+        return "copy", copy, f"{AS_CITED} (read in {self.copy.words})", self.read_json("copy")
+
+    def read_json(self, kind: str) -> dict:
+        """Which copy the verdict read, for pages and the API."""
+        state = self.state.to_json() if self.state else None
+        if kind in ("copy", "both") and self.copy is not None:
+            return {"read": kind, **self.copy.to_json(), "state": state}
+        if self.own_archive:
+            return {"read": "citation_archive", "url": self.own_archive, "words": "the citation's own archived copy",
+                    "state": state}
+        day = timezone.localdate(self.read_on) if self.read_on else timezone.localdate()
+        return {"read": "live", "words": f"the live page, read on {day_words(day)}", "state": state}
+
+
+def _rank(verdict: str) -> int:
+    return _RANKS.get(verdict, 0)
+
+
+def citation_reading(citation, *, copies: dict[tuple[int, str], ArchivedCopy]) -> Reading:
+    """What can be read for `citation` (its source and document loaded)."""
+    state = citation_page_state(citation)
+    target = citation_target(citation)
+    copy = copies.get((citation.source_id, target)) if citation.source_id else None
+    found = copy if copy is not None and copy.found else None
+    looked_up = copy is not None and copy.state in (ArchivedCopy.State.FOUND, ArchivedCopy.State.NONE,
+                                                    ArchivedCopy.State.BUSY)
+    source = citation.source if citation.source_id else None
+    reading = Reading(state, None, found, looked_up, target,
+                      own_archive=citation.archive_url if source is not None and source.used_archive else "",
+                      read_on=source.fetched_at if source is not None else None)
+    if state is not None and state.is_cited_work and citation.unavailable_reason is None:
+        reading.live = source.document.text
+    elif found is None:
+        reading.unavailable = _why_not(citation, state, copy)
+    return reading
+
+
+def _why_not(citation, state: PageState | None, copy: ArchivedCopy | None) -> str:
+    base = citation.unavailable_reason or (state.sentence if state else "the page could not be read")
+    if state is not None and not state.is_cited_work and citation.unavailable_reason is None:
+        base = state.sentence  # read, but not the cited work: say what it is now
+    if not wants_dead_copy(citation, state) or not archives() or citation.archive_url:
+        return base  # (a citation's own archive-url was tried by the fetcher already)
+    if copy is None or copy.state in (ArchivedCopy.State.WANTED, ArchivedCopy.State.QUEUED):
+        return f"{base}; no archived copy has been looked for yet"
+    if copy.state == ArchivedCopy.State.BUSY:
+        return f"{base}; the web archives could not be asked for a copy just now"
+    return f"{base}; no web archive holds a copy of it as it was cited"
+
+
+def citation_readings(links) -> dict[int, Reading]:
+    """{claim-citation pk: Reading} for a claim's citations (sources and documents loaded)."""
+    copies = copies_of(link.citation.source for link in links)
+    return {link.pk: citation_reading(link.citation, copies=copies) for link in links}
+
+
+def claim_copies_wanted(*, claim, links, readings: dict[int, Reading], verdicts: dict[int, dict]) -> bool:
+    """Ask for the copies of the claim's dated citations that fail against their live page
+    (the archive stage reads them, then the claim is judged again). True when it asked: the
+    claim waits, pending, so its scan does not end before the second verdict."""
+    wanted = [link for link in links if link.pk in verdicts and "live" in verdicts[link.pk]
+              and readings[link.pk].wants_copy(verdicts[link.pk]["live"].verdict)]
+    for link in wanted:
+        copy_wanted(source=link.citation.source, target=readings[link.pk].target)
+    if wanted:
+        claim.verify_state = "pending"  # the pipeline reads it to queue the lookups (stages.after_claim)
+        type(claim).objects.filter(pk=claim.pk).update(
+            verify_state="pending", verify_reason="waiting for an archived copy: the live page does not "
+            "support the claim and may have changed since it was cited")
+    return bool(wanted)
+
+
+def copy_notes(reason: str, citation_reasons: list[str]) -> str:
+    """The claim's reason, with the citations' notes on which archived copy they read."""
+    notes = [note for note in (_note(r) for r in citation_reasons) if note and note not in reason]
+    return "; ".join(p for p in [reason, *dict.fromkeys(notes)] if p)
+
+
+def _note(reason: str) -> str:
+    """The note `choose` ended a citation's reason with (from its first marker on)."""
+    starts = [i for i in (reason.find(m) for m in ("read in ", AS_CITED, "the copy as cited")) if i >= 0]
+    return reason[min(starts):] if starts else ""

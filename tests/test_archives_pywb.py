@@ -1,0 +1,185 @@
+"""Copies as cited, read from a real pywb archive on loopback: CDX lookups, the nearest
+capture not after the citation's day, raw replay, lookups kept in PostgreSQL, politeness."""
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from django.test import TestCase, override_settings
+
+from harness.demo import SOURCES_DIR
+from harness.webserver import SourceServer
+from sideapp.sources.archives import DbLookups
+from sideapp.sources.models import ArchiveLookup
+from tests.archive_support import ArchiveOnLoopback, require_pywb
+from verifier_core.fetch import FetchPolicy, FetchStatus, HostSlots, fetch_source
+from verifier_core.fetch.archives import parse_archives
+from verifier_core.fetch.copies import find_copy, raw_get
+from verifier_core.fetch.pagestate import CitedWork
+
+SOURCES_HOST = "127.0.0.2"
+POLICY = FetchPolicy(allowlist=[SOURCES_HOST], host_slot=HostSlots(min_delay=0), user_agent="SideTest (ops@example.org)")
+
+
+class Memory:
+    def __init__(self):
+        self.rows = {}
+
+    def get(self, archive, url):
+        return self.rows.get((archive, url))
+
+    def put(self, archive, url, captures):
+        self.rows[(archive, url)] = captures
+
+
+class PywbCopiesTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        require_pywb()
+        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST)
+        cls.sources.start()
+        cls.local = ArchiveOnLoopback().start(cls.sources.base_url)
+        cls.archives = parse_archives(cls.local.setting)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.local.stop()
+        cls.sources.stop()
+        super().tearDownClass()
+
+    def cited(self, path: str, title: str, **kw) -> CitedWork:
+        return CitedWork(url=self.sources.url(path), title=title, **kw)
+
+    def test_the_capture_nearest_before_the_access_date_is_read_raw(self):
+        cited = self.cited("/missing/kh-harbour-dues-2018.html", "Harbour dues to rise for fishing boats")
+        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2018, 11, 21), lookups=Memory())
+        self.assertTrue(copy.found, copy.reason)
+        self.assertEqual((copy.timestamp, copy.lookups), ("20181121093000", 1))
+        self.assertIn("will rise by 4 per cent in 2018", copy.result.text)
+        self.assertNotIn("wombat", copy.result.text)  # raw (id_): no replay banner or rewriting
+        self.assertEqual(copy.words, f"{self.archives[0].name}'s copy of 21 November 2018")
+        # Nearest to 2024 is the 2023 capture, but that is another story at the same address.
+        later = find_copy(cited, self.archives, policy=POLICY, day=date(2024, 1, 1), lookups=Memory())
+        self.assertEqual(later.timestamp, "20181121093000")
+
+    def test_a_capture_that_is_not_the_cited_work_is_passed_over(self):
+        cited = self.cited("/soft404/kh-lifeboat-boathouse.html", "Lifeboat station opens new boathouse")
+        copy = find_copy(cited, self.archives, policy=POLICY, day=None, lookups=Memory())  # undated: newest first
+        self.assertEqual(copy.timestamp, "20160518100000")
+
+    def test_a_page_never_captured_has_no_copy_in_words(self):
+        cited = self.cited("/missing/kh-regatta-fireworks-2015.html", "Fireworks end a record regatta")
+        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2015, 8, 11), lookups=Memory())
+        self.assertEqual((copy.found, copy.busy), (False, False))
+        self.assertEqual(copy.reason, f"{self.archives[0].name} has no copy of the page")
+
+    def test_lookups_are_kept_in_postgresql_and_answer_every_later_day(self):
+        cited = self.cited("/missing/kh-harbour-dues-2018.html", "Harbour dues to rise for fishing boats")
+        first = find_copy(cited, self.archives, policy=POLICY, day=date(2018, 11, 21), lookups=DbLookups())
+        again = find_copy(cited, self.archives, policy=POLICY, day=date(2019, 6, 1), lookups=DbLookups())
+        self.assertEqual((first.lookups, again.lookups), (1, 0))
+        self.assertEqual(again.timestamp, "20181121093000")
+        self.assertEqual(ArchiveLookup.objects.get(url=cited.url).captures[0][0], "20181121093000")
+
+    def test_the_archive_is_reached_whatever_its_address_but_captures_never_lead_live(self):
+        cdx = self.archives[0].cdx_url + "?url=" + cited_url(self) + "&output=json"
+        status, _, body = raw_get(cdx, FetchPolicy(allowlist=self.archives[0].hosts, host_slot=HostSlots(0)))
+        self.assertEqual(status, 200)
+        away = self.sources.url("/redirect-to?url=" + self.sources.url("/pages/kh-pilotage.html"))
+        result = fetch_source(away, policy=FetchPolicy(allowlist=[SOURCES_HOST], host_slot=HostSlots(0),
+                                                        stay_on_hosts=("archive.invalid",)))
+        self.assertEqual(result.status, FetchStatus.BLOCKED)
+        self.assertIn("not fetched live", result.reason)
+
+
+def cited_url(test) -> str:
+    return test.sources.url("/missing/kh-harbour-dues-2018.html")
+
+
+class _Busy(BaseHTTPRequestHandler):
+    agents: list[str] = []
+
+    def do_GET(self):  # noqa: N802 - stdlib naming
+        type(self).agents.append(self.headers.get("User-Agent", ""))
+        self.send_response(429)
+        self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+class BusyArchiveTests(TestCase):
+    def test_an_archive_that_asks_to_slow_down_is_waited_for_once_then_left_for_later(self):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _Busy)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            base = f"http://127.0.0.1:{server.server_address[1]}"
+            archives = parse_archives(f"{base}/demo/cdx {base}/demo/")
+            waits = []
+            copy = find_copy(CitedWork(url="http://gone.example/a", title="A"), archives, policy=POLICY,
+                             day=date(2020, 1, 1), lookups=Memory(), sleep=waits.append)
+        finally:
+            server.shutdown()
+            server.server_close()
+        self.assertEqual((copy.found, copy.busy, waits), (False, True, [0.0]))
+        self.assertIn("answered HTTP 429", copy.reason)
+        self.assertEqual(_Busy.agents, ["SideTest (ops@example.org)"] * 2)  # the contact in every request
+
+    @override_settings(SIDE_ARCHIVES="none")
+    def test_with_archives_switched_off_nothing_is_asked(self):
+        copy = find_copy(CitedWork(url="http://gone.example/a"), parse_archives("none"), policy=POLICY,
+                         day=None, lookups=Memory())
+        self.assertEqual((copy.found, copy.busy, copy.reason), (False, False, "no web archive is configured"))
+
+
+class CaptureTests(TestCase):
+    """SIDE_ARCHIVE_CAPTURE: a live page that is the cited work is sent to the archive once."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        require_pywb()
+        from harness.archive import LocalArchive
+
+        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST)
+        cls.sources.start()
+        cls.local = ArchiveOnLoopback()
+        cls.local.archive = LocalArchive(cls.local.dir, record=True)
+        cls.local.start(cls.sources.base_url)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.local.stop()
+        cls.sources.stop()
+        super().tearDownClass()
+
+    def test_a_live_cited_page_is_captured_once_per_period_in_pywbs_recording_mode(self):
+        from sideapp.models import Article, Citation, Source, Wiki
+        from sideapp.sources.services import source_fetch
+
+        url = self.sources.url("/pages/kh-pilotage.html")
+        article = Article.objects.create(wiki=Wiki.objects.create(api_url="http://127.0.0.1:9/api.php"), title="H")
+        source = Source.objects.create(url=url, normalized_url=url)
+        Citation.objects.create(article=article, fingerprint="f", kind="ref", raw="<ref/>", url=url,
+                                title="Pilotage and berthing", source=source)
+        with override_settings(SIDE_ARCHIVES=self.local.setting, SIDE_ARCHIVE_CAPTURE=True, SIDE_ARCHIVE_RATE=0,
+                               SIDE_FETCH_ALLOWLIST=[SOURCES_HOST], SIDE_FETCH_HOST_DELAY=0):
+            source_fetch(source=source)
+            first = Source.objects.get(pk=source.pk).captured_at
+            source_fetch(source=Source.objects.get(pk=source.pk), force=True)
+        self.assertIsNotNone(first)
+        self.assertEqual(Source.objects.get(pk=source.pk).captured_at, first)  # not asked again
+        archive = parse_archives(self.local.setting)[0]
+        for _ in range(40):  # pywb indexes what it recorded within a second or two
+            found = find_copy(CitedWork(url=url, title="Pilotage and berthing"), [archive], policy=POLICY,
+                              day=None, lookups=Memory())
+            if found.found:
+                break
+            time.sleep(0.25)
+        self.assertTrue(found.found, found.reason)
+        self.assertIn("Pilotage is compulsory", found.result.text)
