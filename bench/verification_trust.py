@@ -19,9 +19,11 @@ from verifier_core.verification.types import LABELS
 from verifier_core.verification.verdicts import Thresholds, _cuts, accuracy_cut
 
 LEGACY = list(FEATURE_NAMES[:15])  # the verdict head's features before issue 13
-TRUST_KEYS = ("ns_precision", "ns_recall", "supported_flagged", "partial_flagged", "supported_not_quiet",
+TRUST_KEYS = ("ns_precision", "flag_not_fully_precision", "ns_recall", "supported_flagged", "partial_flagged",
+              "supported_not_quiet",
               "precision_at_15_recall", "roc_auc", "roc_auc_sup_vs_partial")
-TRUST_HEAD = ("| verifier | not_supported precision | not_supported recall | supported flagged | partial flagged "
+TRUST_HEAD = ("| verifier | not_supported precision | flags right as \"not fully supported\" | not_supported recall "
+              "| supported flagged | partial flagged "
               "| supported given another verdict | precision at 15% recall | ROC-AUC (sup vs not) | ROC-AUC (sup vs partial) |")
 
 

@@ -4,7 +4,7 @@ own title and dates), how it is written and the tags right after it (RevisionCla
 written by the scan: sideapp.scans.occurrences)."""
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 
 from sideapp.claims.models import Citation, Claim, RevisionClaim
 
@@ -32,6 +32,13 @@ def places_prefetch(revision_id: int | None) -> Prefetch:
     """Read the places of many claims of one revision with them (one query, not one each)."""
     return Prefetch("revision_claims", queryset=RevisionClaim.objects.filter(revision_id=revision_id),
                     to_attr=PREFETCHED)
+
+
+def current_places_prefetch(lookup: str = "revision_claims") -> Prefetch:
+    """Read the places of claims of many articles with them, each in its article's current
+    revision (`lookup`: the path to the claims' RevisionClaims, e.g. "claim__revision_claims")."""
+    held = RevisionClaim.objects.filter(revision__article__current_revision_id=F("revision_id"))
+    return Prefetch(lookup, queryset=held, to_attr=PREFETCHED)
 
 
 def cited_fields(citation: Citation, place: dict | None) -> dict:

@@ -38,11 +38,13 @@ def quote_of(evidence: dict | None) -> str:
     return str(sentences[0]).strip() if sentences else ""
 
 
-def cited_words(link: ClaimCitation) -> dict:
+def cited_words(link: ClaimCitation, place: dict | None = None) -> dict:
     """One citation of a claim with its own judgement (never the claim's): its name, link,
-    verdict in words, confidence, reason and quote from its own source."""
+    verdict in words, confidence, reason and quote from its own source; named as the
+    claim's own ref names it (`place`, sideapp.claims.places) where that is known."""
     citation = link.citation
-    return {"title": citation.title or citation.url or citation.raw[:120], "url": citation.url or citation.archive_url,
+    cited = cited_fields(citation, place)
+    return {"title": cited["title"] or cited["url"] or citation.raw[:120], "url": cited["url"] or cited["archive_url"],
             "verdict": link.verdict, "confidence": link.confidence,
             "verdict_words": Verdict.words(link.verdict) if link.verdict else "not checked yet",
             "reason": verdict_reason(link.verdict, link.reason) if link.verdict else link.reason,

@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.places import current_places, current_places_prefetch
 from sideapp.claims.wording import cited_words, verdict_words
 from sideapp.patrol.models import FeedToken, PatrolCursor, PatrolMark, PatrolRow
 from sideapp.templatetags.side import claim_reason
@@ -33,7 +34,8 @@ def patrol_rows(*, user=None, filters: PatrolFilters = PatrolFilters(), limit: i
     if filters.show == "flagged":
         rows = rows.filter(PatrolRow.flagged_q())
     found = list(_narrowed(rows, filters).select_related(
-        "edit__wiki", "article", "citation", "claim").prefetch_related(_best_suggestion(), _citations())[:limit])
+        "edit__wiki", "article", "citation", "claim").prefetch_related(
+        _best_suggestion(), _citations(), current_places_prefetch("claim__revision_claims"))[:limit])
     for row in found:
         row.diff_url = diff_url(row)
         row.cited = row_citations(row)
@@ -62,7 +64,9 @@ def row_citations(row: PatrolRow) -> list[dict]:
     """The claim's citations, each with its own verdict (never the claim's): the row's own
     (the one the edit added) first, then the others the claim cites."""
     links = sorted(row.claim.claim_citations.all(), key=lambda link: link.citation_id != row.citation_id)
-    return [cited_words(link) | {"own": link.citation_id == row.citation_id} for link in links]
+    places = current_places(row.claim)  # each named as the claim's own ref names it
+    return [cited_words(link, places.get(link.citation_id)) | {"own": link.citation_id == row.citation_id}
+            for link in links]
 
 
 def _best_suggestion() -> Prefetch:
@@ -93,7 +97,8 @@ def _own_source(row: PatrolRow) -> dict:
     """The row's citation with its own verdict and reason."""
     own = next((c for c in _cited(row) if c["own"]), None)
     words = {"verdict": own["verdict"] or None, "verdict_words": own["verdict_words"], "reason": own["reason"]} if own else {}
-    return {"url": row.citation.url, "title": row.citation.title} | words
+    named = {"url": own["url"], "title": own["title"]} if own else {"url": row.citation.url, "title": row.citation.title}
+    return named | words
 
 
 def _cited(row: PatrolRow) -> list[dict]:

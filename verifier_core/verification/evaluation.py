@@ -21,6 +21,8 @@ def metrics(score: np.ndarray, pred: np.ndarray, y: np.ndarray) -> dict[str, flo
     flagged = pred == 2
     return {
         "ns_precision": float((y[flagged] == 2).mean()) if flagged.any() else float("nan"),
+        # A flag is also right when the claim is only partly supported (a contradicted figure).
+        "flag_not_fully_precision": float((y[flagged] != 0).mean()) if flagged.any() else float("nan"),
         "ns_recall": float(flagged[y == 2].mean()) if (y == 2).any() else float("nan"),
         "supported_flagged": float(flagged[y == 0].mean()) if (y == 0).any() else float("nan"),
         "partial_flagged": float(flagged[y == 1].mean()) if (y == 1).any() else float("nan"),

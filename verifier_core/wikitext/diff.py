@@ -7,7 +7,9 @@ import difflib
 import re
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.U)
+# A ref tag (`<ref name="x" />`, `<ref>`, `</ref>`) and template braces are one token each:
+# a ref added after another, or put in its place, then reads as one whole change.
+_TOKEN = re.compile(r"</?ref\b[^<>]*>|\{\{|\}\}|\s+|\w+|[^\w\s]", re.U | re.I)
 # An unchanged stretch this short between two changes ("|", " ", "=") reads as part of
 # one change; marking it separately would shred a replaced ref into confetti.
 _GLUE_TOKENS = 2
@@ -74,15 +76,16 @@ def _inline(line: DiffLine, partner: DiffLine | None) -> str:
         return "{+" + line.text[1:] + "+}"
     old, new = (partner, line) if line.kind == "add" else (line, partner)
     a, b, opcodes = _word_opcodes(old.text[1:], new.text[1:])
-    out = []
-    for tag, a1, a2, b1, b2 in opcodes:
-        if tag == "equal":
-            out.append("".join(a[a1:a2]))
+    out, gone, came = [], [], []
+    for tag, a1, a2, b1, b2 in [*opcodes, ("equal", 0, 0, 0, 0)]:
+        if tag != "equal":  # neighbouring changes read as one
+            gone += a[a1:a2]
+            came += b[b1:b2]
             continue
-        if a2 > a1:
-            out.append("[-" + "".join(a[a1:a2]) + "-]")
-        if b2 > b1:
-            out.append("{+" + "".join(b[b1:b2]) + "+}")
+        out += [f"[-{''.join(gone)}-]"] if gone else []
+        out += [f"{{+{''.join(came)}+}}"] if came else []
+        gone, came = [], []
+        out.append("".join(a[a1:a2]))
     return "".join(out)
 
 
