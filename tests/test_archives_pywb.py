@@ -138,7 +138,8 @@ class BusyArchiveTests(TestCase):
 
 
 class CaptureTests(TestCase):
-    """SIDE_ARCHIVE_CAPTURE: a live page that is the cited work is sent to the archive once."""
+    """SIDE_ARCHIVE_CAPTURE: a live page that is the cited work and supports its claim is sent
+    to the archive once per period (asked once the claim is judged, not at the fetch)."""
 
     @classmethod
     def setUpClass(cls):
@@ -160,6 +161,7 @@ class CaptureTests(TestCase):
 
     def test_a_live_cited_page_is_captured_once_per_period_in_pywbs_recording_mode(self):
         from sideapp.models import Article, Citation, Source, Wiki
+        from sideapp.sources.archives import source_capture
         from sideapp.sources.services import source_fetch
 
         url = self.sources.url("/pages/kh-pilotage.html")
@@ -170,8 +172,10 @@ class CaptureTests(TestCase):
         with override_settings(SIDE_ARCHIVES=self.local.setting, SIDE_ARCHIVE_CAPTURE=True, SIDE_ARCHIVE_RATE=0,
                                SIDE_FETCH_ALLOWLIST=[SOURCES_HOST], SIDE_FETCH_HOST_DELAY=0):
             source_fetch(source=source)
+            self.assertIsNone(Source.objects.get(pk=source.pk).captured_at)  # read is not yet judged
+            self.assertTrue(source_capture(source=source))
             first = Source.objects.get(pk=source.pk).captured_at
-            source_fetch(source=Source.objects.get(pk=source.pk), force=True)
+            self.assertFalse(source_capture(source=Source.objects.get(pk=source.pk)))
         self.assertIsNotNone(first)
         self.assertEqual(Source.objects.get(pk=source.pk).captured_at, first)  # not asked again
         archive = parse_archives(self.local.setting)[0]
@@ -183,3 +187,29 @@ class CaptureTests(TestCase):
             time.sleep(0.25)
         self.assertTrue(found.found, found.reason)
         self.assertIn("Pilotage is compulsory", found.result.text)
+
+
+class CaptureRuleTests(TestCase):
+    """Which judged citations are sent to an archive: only live pages that support the claim."""
+
+    def test_only_a_live_page_that_supports_its_claim_is_captured(self):
+        from types import SimpleNamespace
+        from unittest import mock
+
+        from sideapp.claims import verification
+
+        def link(pk):
+            return SimpleNamespace(pk=pk, citation=SimpleNamespace(source=f"source {pk}"))
+
+        supported, partial = SimpleNamespace(verdict="supported"), SimpleNamespace(verdict="partially_supported")
+        links = [link(1), link(2), link(3)]
+        judged = {1: supported, 2: partial, 3: supported}
+        read = {1: {"live": supported}, 2: {"live": partial}, 3: {"copy": supported}}
+        with mock.patch.object(verification, "source_capture") as capture, \
+                override_settings(SIDE_ARCHIVE_CAPTURE=True):
+            verification._capture_supporting(links, judged, read)
+        self.assertEqual([c.kwargs["source"] for c in capture.call_args_list], ["source 1"])
+        with mock.patch.object(verification, "source_capture") as capture, \
+                override_settings(SIDE_ARCHIVE_CAPTURE=False):
+            verification._capture_supporting(links, judged, read)
+        capture.assert_not_called()

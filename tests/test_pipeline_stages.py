@@ -60,3 +60,40 @@ class ScanOutcomeTests(SimpleTestCase):
                                             "1 claim could not be verified; 1 suggestion search failed"))
         self.assertEqual(ScanJob().outcome(self.progress(scan=(1, 1, 1))),
                          (ScanJob.Status.FAILED, "the article could not be scanned"))
+
+
+class DatabaseGoneTests(SimpleTestCase):
+    """A job cut by the database going away (a restart) is not the row's failure: the job
+    fails for RQ, the row stays unfinished and recovery puts it back (docs/reliability.md)."""
+
+    def stage(self, error: Exception):
+        from dataclasses import replace
+
+        from sideapp.pipeline.stages import STAGES
+
+        failed = []
+
+        def run(row):
+            raise error
+
+        verify = STAGES[StageName.VERIFY]
+        return replace(verify, load=lambda pk: object(), run=run, then=None,
+                       on_error=lambda row, exc: failed.append(exc)), failed
+
+    def test_a_lost_database_connection_fails_the_job_not_the_row(self):
+        from django.db import InterfaceError, OperationalError
+
+        from sideapp.pipeline.dispatch import execute
+
+        for error in (OperationalError("server closed the connection unexpectedly"), InterfaceError("closed")):
+            stage, failed = self.stage(error)
+            with self.assertRaises(type(error)):
+                execute(stage, 1)
+            self.assertEqual(failed, [])
+
+    def test_any_other_error_ends_as_the_row_s_state(self):
+        from sideapp.pipeline.dispatch import execute
+
+        stage, failed = self.stage(ValueError("the page is odd"))
+        self.assertEqual(execute(stage, 1), "failed")
+        self.assertEqual([str(e) for e in failed], ["the page is odd"])

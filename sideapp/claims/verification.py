@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.sources.archives import source_capture
 from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.reasons import RULES
@@ -80,7 +81,19 @@ def claim_verify(*, claim: Claim) -> Claim:
         for pk, verdicts in read.items():
             judged[pk] = _from_reading(readings[pk], verdicts)
     _store(claim, links, judged, result)
+    _capture_supporting(links, judged, read if result is not None else {})
     return claim
+
+
+def _capture_supporting(links, judged: dict, read: dict) -> None:
+    """With SIDE_ARCHIVE_CAPTURE on, a live page that supports its claim is sent to a web
+    archive (at most once per URL per SIDE_ARCHIVE_CAPTURE_DAYS), against its later death."""
+    if not settings.SIDE_ARCHIVE_CAPTURE:
+        return
+    for link in links:
+        live = read.get(link.pk, {}).get("live")
+        if live is not None and live.verdict == Verdict.SUPPORTED and judged[link.pk].verdict == Verdict.SUPPORTED:
+            source_capture(source=link.citation.source)
 
 
 def page_meta(document) -> dict:

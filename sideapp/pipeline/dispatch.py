@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Model, QuerySet
 
 from sideapp.pipeline.names import Queue, StageName
@@ -52,6 +52,10 @@ def execute(stage: Stage, *args) -> str:
         return "gone or taken"
     try:
         outcome = stage.run(row)
+    except (OperationalError, InterfaceError):
+        # The database went away (a restart): not the row's fault. The job fails for RQ and
+        # the row, still unfinished, is put back by recovery once the database answers.
+        raise
     except Exception as exc:
         if stage.on_error is None:
             raise

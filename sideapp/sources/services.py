@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sideapp.claims.models import Citation, Claim
-from sideapp.sources.archives import source_capture, sources_dead_copies
+from sideapp.sources.archives import sources_dead_copies
 from sideapp.sources.models import Source, SourceDocument
 from verifier_core.fetch import FetchPolicy, FetchResult, HostSlots, fetch_source
 
@@ -74,12 +74,11 @@ def source_fetch(*, source: Source, retries_left: int = 0, force: bool = False) 
             attempts=source.attempts + 1, reason=f"retrying: {result.reason}")
         raise TransientFetchFailure(result.reason)
     changed = source_store(source=source, result=result)
-    # A live address that no longer gives the cited work: the copy as cited, read now; one
-    # that does may be sent to an archive (SIDE_ARCHIVE_CAPTURE) against its later death.
+    # A live address that no longer gives the cited work: the copy as cited, read now. (One
+    # that gives it and supports its claim is sent to an archive once judged, with
+    # SIDE_ARCHIVE_CAPTURE on: sideapp.claims.verification.)
     copies = sources_dead_copies(source=source)
     changed = bool(copies) or changed
-    if not copies and result.ok:
-        source_capture(source=source)
     if changed:
         # The text behind their verdicts changed: judge those claims again.
         Claim.objects.filter(claim_citations__citation__source=source).exclude(
