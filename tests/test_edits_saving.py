@@ -22,7 +22,7 @@ from sideapp.edits.saving import marker, pending_saves_settle
 from sideapp.models import Claim, ScanJob
 from tests.edits_support import judged_not_supported, suggested
 from tests.users import PASSWORD, cast
-from tests.wiki_support import scan_titles
+from tests.wiki_support import page_for_edits, scan_titles
 
 TWICE = """Margaret studied at Northgate College.<ref name="ngc">{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Notable alumni |publisher=Northgate College Archives}}</ref>
 
@@ -46,13 +46,8 @@ class SavingTests(TestCase):
 
     def setUp(self):
         self.users = cast()
-        self.title = f"Side saving test {uuid.uuid4().hex[:10]}"
-        self.server.edit(self.title, TWICE)
-        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=self.bot_user,
-                                     SIDE_WIKI_PASSWORD=self.bot_password, SIDE_WIKI_RETRIES=2, SIDE_WIKI_BACKOFF=0.1)
-        settings.enable()
-        self.addCleanup(settings.disable)
-        scan_titles(self.server, self.title)
+        _, self.title = page_for_edits(self, "Side saving test", text=TWICE, bot=(self.bot_user, self.bot_password),
+                                       SIDE_WIKI_RETRIES=2, SIDE_WIKI_BACKOFF=0.1)
         self.claim = judged_not_supported(Claim.objects.get(article__title=self.title, text__startswith="In 1947"))
 
     def editor(self, role: str = "editor") -> Client:

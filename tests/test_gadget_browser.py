@@ -12,19 +12,9 @@ from sideapp.gadget.install import gadget_pages
 from sideapp.models import Claim, ScanJob
 from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.browser_support import BrowserTestCase
+from tests.test_edits_saving import TWICE  # one page that cites one source twice
 
 WIKI_USER, WIKI_PASSWORD = "Side gadget tester", "gadget-tester-password"
-TWICE = """Margaret studied at Northgate College.<ref name="ngc">{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Notable alumni}}</ref>
-
-== Later life ==
-In 1947 she became the first woman elected to the council.<ref name="ngc"/>
-
-== Legacy ==
-A new user's sentence cites the same page.<ref>{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Alumni again}}</ref>
-
-== References ==
-<references />
-"""
 
 
 class GadgetTestCase(WikiConfigured, BrowserTestCase):

@@ -43,9 +43,11 @@ def item(job: ScanJob, title: str) -> ScanItem:
     return job.items.select_related("article", "revision").get(title=title)
 
 
-def page_for_edits(test, prefix: str, *, protect: bool = False, text: str | None = None) -> tuple[MediaWikiServer, str]:
+def page_for_edits(test, prefix: str, *, protect: bool = False, text: str | None = None,
+                   bot: tuple[str, str] | None = None, **wiki_settings) -> tuple[MediaWikiServer, str]:
     """A new page (`text`, else test_edits_wiki.PAGE) on the shared test wiki, protected if
-    asked, then scanned; the browser tests' bot account is the configured one until `test` ends."""
+    asked, then scanned; the bot account (`bot`, else a new one) is the configured one, with
+    `wiki_settings` (SIDE_WIKI_RETRIES=...), until `test` ends."""
     import uuid
 
     from django.test import override_settings
@@ -53,13 +55,13 @@ def page_for_edits(test, prefix: str, *, protect: bool = False, text: str | None
     from tests.test_edits_wiki import PAGE
 
     server = shared_test_wiki()
-    bot_user, bot_password = server.bot_password("Side browser bot", "bot-account-password")
+    bot_user, bot_password = bot or server.bot_password("Side browser bot", "bot-account-password")
     title = f"{prefix} {uuid.uuid4().hex[:8]}"
     server.edit(title, text or PAGE)
     if protect:
         server.protect(title)  # which writes a revision of its own: scanned below
     settings = override_settings(SIDE_WIKI_API_URL=server.api_url, SIDE_WIKI_USERNAME=bot_user,
-                                 SIDE_WIKI_PASSWORD=bot_password)
+                                 SIDE_WIKI_PASSWORD=bot_password, **wiki_settings)
     settings.enable()
     test.addCleanup(settings.disable)
     scan_titles(server, title)
