@@ -185,6 +185,28 @@ class GadgetEditorTests(GadgetTestCase):
         self.assertRegex(text, r'council\.<ref name="ngc"/>\{\{failed verification\|date=\w+ \d{4}\}\}')
         self.assertEqual(text.count("failed verification"), 1)
 
+    def test_a_dead_citation_read_in_its_archived_copy_is_marked_and_rescued_as_the_readers_edit(self):
+        stone = judge(self.stone, "supported", reason="the source says it", quote="It is made of red stone.")
+        copy = "http://127.0.0.1:9/web/20190312000000/http://127.0.0.1:9/stone"
+        words = "the web archive at 127.0.0.1:9's copy of 12 March 2019"
+        stone.claim_citations.update(page_state="gone", copy={
+            "read": "copy", "archive": "127.0.0.1:9", "timestamp": "20190312000000", "url": copy, "words": words})
+        self.wiki_log_in()
+        self.view()  # supported, yet marked by default: its page is dead and its copy can be written in
+        self.page.click(f".side-editor-marker[data-side-claim='{stone.pk}']")
+        self.assertIn(f"Read in {words}.", self.page.inner_text(".side-editor-card"))
+        self.page.click(".side-editor-card [data-side-action=archive]")
+        self.page.wait_for_selector(".side-editor-dialog pre.side-editor-diff")
+        self.assertIn(f"|archive-url={copy}", self.page.inner_text(".side-editor-dialog"))
+        self.screenshot("archive-dialog")
+        with self.page.expect_navigation():
+            self.page.click("[data-side-confirm]")
+        latest = self.latest()
+        self.assertEqual(latest["user"], WIKI_USER)
+        self.assertIn(f"{{{{cite web |url=http://127.0.0.1:9/stone |title=Stone |archive-url={copy} "
+                      "|archive-date=12 March 2019 |url-status=dead}}</ref>", latest["text"])
+        self.assertEqual(latest["text"].count("archive-url"), 1)
+
     def test_a_logged_in_user_sees_the_actions_the_card_offers(self):
         self.wiki_log_in()
         self.view()

@@ -98,6 +98,9 @@
 					'Closest passage in ' + ( several ? 'it:' : 'the cited source:' ) );
 				line( card, 'side-editor-quote' ).appendChild( el( 'q', null, c.quote ) );
 			}
+			if ( c.read ) {  // the archived copy its verdict read, not the live page
+				line( card, 'side-editor-hint', 'Read in ' + c.read + '.' );
+			}
 		} );
 	}
 

@@ -132,8 +132,11 @@
 		}
 	}
 
+	// A supported claim whose page is dead still needs its rescue (the copy as cited).
 	function wanted( claim ) {
-		return claim.verdict !== 'supported' || showAll();
+		return claim.verdict !== 'supported' || showAll() || claim.actions.some( function ( a ) {
+			return a.action === 'archive';
+		} );
 	}
 
 	function allToggle() {
