@@ -6,7 +6,7 @@ from django.test import Client, TestCase
 from django.urls import reverse
 
 from harness.claims import ClaimRow, article_with_claims
-from sideapp.claims.models import ClaimReview
+from sideapp.claims.models import Claim, ClaimReview
 from sideapp.claims.reviews import ReviewRefused, claim_review_save
 from sideapp.edits.models import AuditEntry
 from tests.users import CastMixin
@@ -111,3 +111,11 @@ class ClaimReviewTests(CastMixin, TestCase):
         self.assertContains(response, "no longer there", status_code=400)
         self.assertEqual(response["X-Side-Fragment"], "1")
         self.assertTrue(ClaimReview.objects.filter(suggestion=None).exists())
+
+    def test_a_claim_no_list_holds_offers_no_flag_to_dismiss_but_can_be_verified(self):
+        page = self.client_for("editor").get(reverse("claim_detail", args=[self.claim.pk]))
+        self.assertContains(page, "Dismiss the flag because")
+        Claim.objects.filter(pk=self.claim.pk).update(flagged=False, needs_look=False, verdict="supported")
+        page = self.client_for("editor").get(reverse("claim_detail", args=[self.claim.pk]))
+        self.assertNotContains(page, "Dismiss the flag because")
+        self.assertContains(page, "I checked it: the claim is verified")
