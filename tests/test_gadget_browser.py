@@ -193,7 +193,9 @@ class GadgetEditorTests(GadgetTestCase):
             "read": "copy", "archive": "127.0.0.1:9", "timestamp": "20190312000000", "url": copy, "words": words})
         self.wiki_log_in()
         self.view()  # supported, yet marked by default: its page is dead and its copy can be written in
-        self.page.click(f".side-editor-marker[data-side-claim='{stone.pk}']")
+        marker = f".side-editor-marker[data-side-claim='{stone.pk}']"
+        self.assertIn("in archived copy", self.page.inner_text(marker))
+        self.page.click(marker)
         self.assertIn(f"Read in {words}.", self.page.inner_text(".side-editor-card"))
         self.page.click(".side-editor-card [data-side-action=archive]")
         self.page.wait_for_selector(".side-editor-dialog pre.side-editor-diff")

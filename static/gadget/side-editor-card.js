@@ -98,7 +98,8 @@
 					'Closest passage in ' + ( several ? 'it:' : 'the cited source:' ) );
 				line( card, 'side-editor-quote' ).appendChild( el( 'q', null, c.quote ) );
 			}
-			if ( c.read ) {  // the archived copy its verdict read, not the live page
+			// The archived copy its verdict read, unless the claim's reason says it already.
+			if ( c.read && ( claim.reason || '' ).indexOf( c.read ) < 0 ) {
 				line( card, 'side-editor-hint', 'Read in ' + c.read + '.' );
 			}
 		} );

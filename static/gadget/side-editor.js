@@ -132,10 +132,15 @@
 		}
 	}
 
-	// A supported claim whose page is dead still needs its rescue (the copy as cited).
 	function wanted( claim ) {
-		return claim.verdict !== 'supported' || showAll() || claim.actions.some( function ( a ) {
-			return a.action === 'archive';
+		return claim.verdict !== 'supported' || showAll() || rescued( claim );
+	}
+
+	// Supported in the archived copy as cited, which can be written in: the live page is gone
+	// or changed, so the claim still needs a reader's attention.
+	function rescued( claim ) {
+		return claim.actions.some( function ( a ) {
+			return a.action === 'archive' && a.kind === 'archive_link';
 		} );
 	}
 
@@ -294,6 +299,8 @@
 		var key = verdictKey( claim ), short = SHORT[ key ] || SHORT.supported;
 		if ( key === 'needs_citation' && supporting( claim ) ) {
 			short = [ '+', 'source found' ];
+		} else if ( key === 'supported' && rescued( claim ) ) {
+			short = [ '\u2713', 'in archived copy' ];
 		}
 		var button = el( 'button', 'side-editor-marker side-editor-' + key );
 		button.type = 'button';
