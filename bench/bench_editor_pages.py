@@ -11,9 +11,9 @@ latency and requests per second per page kind and load generator. Baseline in th
 form, a page with no query of its own, at the same load (the floor that the web stack,
 the sessions and the load generator on the same cores set for every page).
 
-Search, before and after in the same run: first the code before issue 31 (its substring
-search on trigram indexes, served from a `git archive` of that commit on the same database,
-its indexes put back for it) answers the searches, then today's full-text search.
+Before and after in the same run: first the code before issue 31 (its substring search on
+trigram indexes, served from a `git archive` of that commit on the same database, its
+indexes put back for it) answers every page kind, then today's code.
 """
 from __future__ import annotations
 
@@ -154,8 +154,9 @@ def search_kinds() -> dict[str, list[str]]:
             "search: two words, a phrase, a -word, 300 characters": several}
 
 
-def baseline_search(env: dict, clients: int, seconds: float) -> None:
-    """The searches (and the login form) served by the code before issue 31, on this database."""
+def baseline_search(env: dict, clients: int, seconds: float, pks: list[int]) -> None:
+    """Every page kind served by the code before issue 31, on this database: its searches,
+    and its lists and claim page on the rows issue 31 widened (the stored search words)."""
     from dotenv import dotenv_values
 
     def sql(statement: str) -> None:
@@ -170,8 +171,8 @@ def baseline_search(env: dict, clients: int, seconds: float) -> None:
         with gunicorn(before_env, root=Path(folder.name)) as base:
             sessions = [session(base, n) for n in range(clients)]
             cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
-            kinds = {"baseline: the login form": ["/login/"],
-                     **{f"before issue 31, {name}": paths for name, paths in search_kinds().items()}}
+            kinds = {("baseline: the login form" if paths == ["/login/"] else f"before issue 31, {name}"): paths
+                     for name, paths in page_kinds(pks).items()}
             print_load_table(base, kinds, sessions, cookies, seconds,
                              f"before issue 31 ({clients} concurrent clients, commit {ISSUE_31_BASE[:7]})")
             for s in sessions:
@@ -194,7 +195,7 @@ def main() -> None:
     # What autovacuum does to a table that has settled: statistics, and the visibility map
     # that lets the list's count read its index alone.
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
-    baseline_search(env, args.clients, args.seconds)
+    baseline_search(env, args.clients, args.seconds, pks)
     with gunicorn(env) as base:
         print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
               f"--clients {args.clients} --seconds {args.seconds:g}")
