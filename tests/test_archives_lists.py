@@ -3,11 +3,13 @@ dead with a copy (one click rescues it), dead without one, usurped, unreadable o
 from __future__ import annotations
 
 from django.test import TestCase
+from django.utils import timezone
 
 from harness.claims import ClaimRow, article_with_claims
-from sideapp.api.findings import archive_state
+from sideapp.api.findings import archive_state, edit_check_cards
 from sideapp.claims.models import ClaimCitation
 from sideapp.claims.selectors import ClaimFilters, claim_list
+from sideapp.patrol.models import PatrolEdit, PatrolRow
 from tests.users import CastMixin
 
 COPY = {"read": "copy", "archive": "the Internet Archive", "timestamp": "20181121093000",
@@ -53,3 +55,21 @@ class ArchiveListsTests(CastMixin, TestCase):
             "archive": {"url": COPY["url"], "timestamp": "20181121093000", "words": COPY["words"]}})
         self.assertEqual(archive_state(live), {"page_state": "live", "read": "the live page, read on 27 November 2026",
                                                "archive": None})
+
+    def test_patrol_flags_an_added_citation_whose_page_is_dead_even_where_its_copy_supports_it(self):
+        dues, breakwater = self.claims[0], self.claims[4]  # both supported: a dead page read in its copy, a live one
+        edit = PatrolEdit.objects.create(wiki=dues.article.wiki, rcid=1, kind="edit", revid=2, parent_revid=1,
+                                         title="Harbour", user="Someone", timestamp=timezone.now())
+        rows = {claim.pk: PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(),
+                                                   article=claim.article) for claim in (dues, breakwater)}
+        self.assertEqual((rows[dues.pk].flagged, rows[breakwater.pk].flagged), (True, False))
+        flagged = PatrolRow.objects.filter(PatrolRow.flagged_q()).values_list("claim_id", flat=True)
+        self.assertEqual(list(flagged), [dues.pk])
+
+    def test_edit_checks_cards_carry_what_became_of_the_page(self):
+        ferry = self.claims[1]  # its page now leads to the site's home page
+        link = ClaimCitation.objects.select_related("claim", "citation").get(claim=ferry)
+        target = {"text": ferry.text, "urls": ["http://h.example/f"]}
+        (card,) = edit_check_cards([link], {ferry.pk: target})
+        self.assertEqual((card["page_state"], card["read"], card["archive"]), ("home", None, None))
+        self.assertEqual(card["url"], ["http://h.example/f"])
