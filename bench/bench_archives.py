@@ -122,7 +122,7 @@ def after(citations, base: str, archive_setting: str, rate: float, model: Path) 
     from verifier_core.fetch import FetchPolicy, HostSlots, fetch_source
     from verifier_core.fetch.archives import parse_archives
     from verifier_core.fetch.citedates import cited_day
-    from verifier_core.fetch.copies import find_copy
+    from verifier_core.fetch.copies import MemoryLookups, find_copy
     from verifier_core.fetch.metadata import PageMeta
     from verifier_core.fetch.pagestate import CitedWork, PageView, page_state
     from verifier_core.verification import ClaimInput, get_verifier
@@ -136,7 +136,7 @@ def after(citations, base: str, archive_setting: str, rate: float, model: Path) 
 
     live_policy = FetchPolicy(allowlist=["127.0.0.2"], host_slot=HostSlots(min_delay=0))
     archive_policy = FetchPolicy(allowlist=["127.0.0.2"], host_slot=counted)
-    lookups, rows, started = Memory(), [], time.monotonic()
+    lookups, rows, started = MemoryLookups(), [], time.monotonic()
     for c in citations:
         url = f"{base}/{ROUTE[c.state]}/{c.name}"
         work = CitedWork(url=url, title=c.title, site=c.site, authors=("Ann Lee",), access_date=c.access.isoformat())
@@ -155,17 +155,6 @@ def after(citations, base: str, archive_setting: str, rate: float, model: Path) 
                     verdict, read = copied, "copy"
         rows.append({"state": state.kind, "read": read, "verdict": verdict})
     return {"rows": rows, "seconds": time.monotonic() - started, "requests": len(requests)}
-
-
-class Memory:
-    def __init__(self):
-        self.rows = {}
-
-    def get(self, archive, url):
-        return self.rows.get((archive, url))
-
-    def put(self, archive, url, captures):
-        self.rows[(archive, url)] = captures
 
 
 def summary(citations, rows) -> dict:

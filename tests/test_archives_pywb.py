@@ -16,22 +16,11 @@ from sideapp.sources.models import ArchiveLookup
 from tests.archive_support import ArchiveOnLoopback, require_pywb
 from verifier_core.fetch import FetchPolicy, FetchStatus, HostSlots, fetch_source
 from verifier_core.fetch.archives import parse_archives
-from verifier_core.fetch.copies import find_copy, raw_get
+from verifier_core.fetch.copies import MemoryLookups, find_copy, raw_get
 from verifier_core.fetch.pagestate import CitedWork
 
 SOURCES_HOST = "127.0.0.2"
 POLICY = FetchPolicy(allowlist=[SOURCES_HOST], host_slot=HostSlots(min_delay=0), user_agent="SideTest (ops@example.org)")
-
-
-class Memory:
-    def __init__(self):
-        self.rows = {}
-
-    def get(self, archive, url):
-        return self.rows.get((archive, url))
-
-    def put(self, archive, url, captures):
-        self.rows[(archive, url)] = captures
 
 
 class PywbCopiesTests(TestCase):
@@ -55,24 +44,24 @@ class PywbCopiesTests(TestCase):
 
     def test_the_capture_nearest_before_the_access_date_is_read_raw(self):
         cited = self.cited("/missing/kh-harbour-dues-2018.html", "Harbour dues to rise for fishing boats")
-        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2018, 11, 21), lookups=Memory())
+        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2018, 11, 21), lookups=MemoryLookups())
         self.assertTrue(copy.found, copy.reason)
         self.assertEqual((copy.timestamp, copy.lookups), ("20181121093000", 1))
         self.assertIn("will rise by 4 per cent in 2018", copy.result.text)
         self.assertNotIn("wombat", copy.result.text)  # raw (id_): no replay banner or rewriting
         self.assertEqual(copy.words, f"{self.archives[0].name}'s copy of 21 November 2018")
         # Nearest to 2024 is the 2023 capture, but that is another story at the same address.
-        later = find_copy(cited, self.archives, policy=POLICY, day=date(2024, 1, 1), lookups=Memory())
+        later = find_copy(cited, self.archives, policy=POLICY, day=date(2024, 1, 1), lookups=MemoryLookups())
         self.assertEqual(later.timestamp, "20181121093000")
 
     def test_a_capture_that_is_not_the_cited_work_is_passed_over(self):
         cited = self.cited("/soft404/kh-lifeboat-boathouse.html", "Lifeboat station opens new boathouse")
-        copy = find_copy(cited, self.archives, policy=POLICY, day=None, lookups=Memory())  # undated: newest first
+        copy = find_copy(cited, self.archives, policy=POLICY, day=None, lookups=MemoryLookups())  # undated: newest first
         self.assertEqual(copy.timestamp, "20160518100000")
 
     def test_a_page_never_captured_has_no_copy_in_words(self):
         cited = self.cited("/missing/kh-regatta-fireworks-2015.html", "Fireworks end a record regatta")
-        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2015, 8, 11), lookups=Memory())
+        copy = find_copy(cited, self.archives, policy=POLICY, day=date(2015, 8, 11), lookups=MemoryLookups())
         self.assertEqual((copy.found, copy.busy), (False, False))
         self.assertEqual(copy.reason, f"{self.archives[0].name} has no copy of the page")
 
@@ -122,7 +111,7 @@ class BusyArchiveTests(TestCase):
             archives = parse_archives(f"{base}/demo/cdx {base}/demo/")
             waits = []
             copy = find_copy(CitedWork(url="http://gone.example/a", title="A"), archives, policy=POLICY,
-                             day=date(2020, 1, 1), lookups=Memory(), sleep=waits.append)
+                             day=date(2020, 1, 1), lookups=MemoryLookups(), sleep=waits.append)
         finally:
             server.shutdown()
             server.server_close()
@@ -133,7 +122,7 @@ class BusyArchiveTests(TestCase):
     @override_settings(SIDE_ARCHIVES="none")
     def test_with_archives_switched_off_nothing_is_asked(self):
         copy = find_copy(CitedWork(url="http://gone.example/a"), parse_archives("none"), policy=POLICY,
-                         day=None, lookups=Memory())
+                         day=None, lookups=MemoryLookups())
         self.assertEqual((copy.found, copy.busy, copy.reason), (False, False, "no web archive is configured"))
 
 
@@ -181,7 +170,7 @@ class CaptureTests(TestCase):
         archive = parse_archives(self.local.setting)[0]
         for _ in range(40):  # pywb indexes what it recorded within a second or two
             found = find_copy(CitedWork(url=url, title="Pilotage and berthing"), [archive], policy=POLICY,
-                              day=None, lookups=Memory())
+                              day=None, lookups=MemoryLookups())
             if found.found:
                 break
             time.sleep(0.25)

@@ -22,7 +22,7 @@ from sideapp.edits.saving import marker, pending_saves_settle
 from sideapp.models import Claim, ScanJob
 from tests.edits_support import judged_not_supported, suggested
 from tests.users import PASSWORD, cast
-from tests.wiki_support import page_for_edits, scan_titles
+from tests.wiki_support import BOT, OnSharedWikiWithBot, page_for_edits, scan_titles
 
 TWICE = """Margaret studied at Northgate College.<ref name="ngc">{{cite web |url=http://127.0.0.1:9/ngc-ellery.html |title=Notable alumni |publisher=Northgate College Archives}}</ref>
 
@@ -37,13 +37,7 @@ A new user's sentence cites the same page.<ref>{{cite web |url=http://127.0.0.1:
 """
 
 
-class SavingTests(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.server = shared_test_wiki()
-        cls.bot_user, cls.bot_password = cls.server.bot_password("Side editor bot", "bot-account-password")
-
+class SavingTests(OnSharedWikiWithBot, TestCase):
     def setUp(self):
         self.users = cast()
         _, self.title = page_for_edits(self, "Side saving test", text=TWICE, bot=(self.bot_user, self.bot_password),
@@ -201,7 +195,7 @@ class ConcurrentSavesTests(TransactionTestCase):
         from sideapp.scans.wikiapi import EditConflict
 
         server = shared_test_wiki()
-        bot_user, bot_password = server.bot_password("Side editor bot", "bot-account-password")
+        bot_user, bot_password = server.bot_password(*BOT)
         title = f"Side concurrent test {uuid.uuid4().hex[:10]}"
         server.edit(title, TWICE)
         with override_settings(SIDE_WIKI_API_URL=server.api_url, SIDE_WIKI_USERNAME=bot_user,

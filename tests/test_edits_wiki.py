@@ -13,14 +13,13 @@ from unittest import mock
 from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 
-from harness.mediawiki import shared_test_wiki
 from sideapp.edits.models import AuditEntry
 from sideapp.models import Claim, ScanJob, Suggestion, Wiki
 from sideapp.scans.wikiapi import EditConflict, WikiClient
 from sideapp.scans.wikis import client_for
 from tests.edits_support import judged_not_supported, suggested
 from tests.users import PASSWORD, cast
-from tests.wiki_support import scan_titles
+from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 
 PAGE = """The Side test bridge opened in 1931.<ref name="opening">{{cite web |url=http://127.0.0.1:9/opening |title=Opening}}</ref> It is made of red stone.<ref>{{cite web |url=http://127.0.0.1:9/stone |title=Stone}}</ref>
 
@@ -34,13 +33,7 @@ NEW_URL = "https://example.org/bridge-history"
 _numbers = itertools.count()
 
 
-class WikiEditFlowTests(TestCase):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.server = shared_test_wiki()
-        cls.bot_user, cls.bot_password = cls.server.bot_password("Side editor bot", "bot-account-password")
-
+class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
     def setUp(self):
         self.users = cast()
         self.client.login(username=self.users["editor"].username, password=PASSWORD)

@@ -17,6 +17,19 @@ NOWHERE = "http://127.0.0.1:9/"
 _loaded: dict[str, str] = {}
 
 
+BOT = ("Side editor bot", "bot-account-password")  # the bot password every edit test saves with
+
+
+class OnSharedWikiWithBot:
+    """A TestCase mixin: the shared test wiki (`cls.server`) and a bot password on it."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = shared_test_wiki()
+        cls.bot_user, cls.bot_password = cls.server.bot_password(*BOT)
+
+
 def demo_wiki(sources_base_url: str = NOWHERE) -> MediaWikiServer:
     """The shared test wiki with the demo articles citing `sources_base_url`."""
     server = shared_test_wiki()

@@ -38,6 +38,19 @@ class Lookups(Protocol):
     def put(self, archive: Archive, url: str, captures: list[Capture]) -> None: ...
 
 
+class MemoryLookups:
+    """`Lookups` kept in this process only: for one run of a script, a benchmark or a test."""
+
+    def __init__(self):
+        self.rows: dict[tuple[Archive, str], list[Capture]] = {}
+
+    def get(self, archive: Archive, url: str) -> list[Capture] | None:
+        return self.rows.get((archive, url))
+
+    def put(self, archive: Archive, url: str, captures: list[Capture]) -> None:
+        self.rows[(archive, url)] = captures
+
+
 class ArchiveBusy(Exception):
     def __init__(self, archive: Archive, code: int, retry_after: float):
         super().__init__(f"{archive.name} answered HTTP {code}: it asks for fewer requests")
