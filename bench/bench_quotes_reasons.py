@@ -8,8 +8,8 @@ For each claim and its cited page (`Verifier.score_source`, as the app calls it)
 
 - **Quotes that are not a body sentence sharing a content word with the claim** (target at
   most 2% of the quotes shown): the quote (`evidence.sentences[0]`, what "the source says
-  it" and the API's `quote` show) lies on one of WiCE's page-metadata lines ("(meta data)
-  TITLE: ...", known from the data itself), is a heading ("# ..."), has under four words,
+  it" and the API's `quote` show) lies on one of WiCE's page-metadata lines (WiCE marks
+  them itself), is a heading ("# ..."), has under four words,
   has no full stop and under twelve words (a menu item, a caption, a heading), is a date
   or time with under three other words, or shares no content word with the claim (a word
   that is not a stop word, compared by its Snowball stem, or a number).

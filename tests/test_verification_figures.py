@@ -17,8 +17,8 @@ def reasons(claim: str, source: str) -> list[str]:
 class FigureKindTests(SimpleTestCase):
     def test_it_says_what_each_figure_is(self):
         found = {q.text: q.kind for q in quantities(
-            "On 1 February 1958 the club's eleven boats rowed 1.2 km; it won 5–4 in 1996, its 125th season.")}
-        self.assertEqual(found, {"1 February 1958": "date", "eleven": "count", "1.2 km": "quantity", "5–4": "score",
+            "On 3 March 1962 the club's eleven boats rowed 1.2 km; it won 5–4 in 1996, its 125th season.")}
+        self.assertEqual(found, {"3 March 1962": "date", "eleven": "count", "1.2 km": "quantity", "5–4": "score",
                                  "1996": "year", "125th": "ordinal"})
 
     def test_a_count_is_never_compared_with_a_length(self):
@@ -58,33 +58,33 @@ class FigureKindTests(SimpleTestCase):
     def test_a_date_is_compared_with_a_date_and_its_day_is_no_count(self):
         self.assertEqual(reasons("The bridge opened on 3 May 1994.", "The bridge opened on 5 May 1994."),
                          ["the source gives the date the bridge opened as 5 May 1994, not 3 May 1994"])
-        self.assertEqual(reasons("On 1 February 1958 United beat Arsenal in the league.",
-                                 "United beat Arsenal 5–4 in the league that February."), [])
+        self.assertEqual(reasons("On 3 March 1962 Rovers beat Kell Town in the league.",
+                                 "Rovers beat Kell Town 5–4 in the league that March."), [])
 
     def test_the_page_s_own_date_in_a_byline_is_no_contradiction(self):
-        source = "By Ann Lee on March 2, 2017. The commission named Powell as an applicant for the court."
-        self.assertEqual(reasons("On March 1, 2017 the commission named Powell as an applicant.", source), [])
+        source = "By Ann Lee on June 9, 2015. The board named Okafor as a candidate for the harbour post."
+        self.assertEqual(reasons("On June 8, 2015 the board named Okafor as a candidate.", source), [])
 
     def test_a_source_figure_that_another_figure_of_the_claim_gives_is_no_rival(self):
-        claim = "It was shown on 18 October 2018 and released on 9 November 2018, with a DVD on 12 November."
-        source = "The film was shown on 18 October 2018. Its DVD and digital release followed on 12th November."
+        claim = "It was screened on 14 June 2012 and released on 2 August 2012, with a DVD on 20 August."
+        source = "The film was screened on 14 June 2012. Its DVD and digital release followed on 20th August."
         self.assertEqual(reasons(claim, source), [])
 
 
-# One figure of the page put in another's place: 24 March 1960 is on the page, but for the
+# One figure of the page put in another's place: 12 May 1964 is on the page, but for the
 # widow's move, a sentence that shares two of the claim's words (not three: the old margin
 # rule alone lets it through).
-OBITUARY = ("Smith was born in Leeds in 1921. Smith died in Blackville on 24 January 1957. He is buried there. "
-            "Smith's widow moved from Blackville to Halifax on 24 March 1960.")
+OBITUARY = ("Smith was born in Leeds in 1921. Smith died in Millbrook on 12 October 1961. He is buried there. "
+            "Smith's widow moved from Millbrook to Halifax on 12 May 1964.")
 
 
 class PlantedSwapTests(SimpleTestCase):
     def test_it_catches_a_figure_from_elsewhere_on_the_page_when_the_stating_sentence_gives_another(self):
-        self.assertEqual(reasons("Smith died in Blackville on 24 March 1960.", OBITUARY),
-                         ["the source gives the date Smith died as 24 January 1957, not 24 March 1960"])
+        self.assertEqual(reasons("Smith died in Millbrook on 12 May 1964.", OBITUARY),
+                         ["the source gives the date Smith died as 12 October 1961, not 12 May 1964"])
 
     def test_it_says_nothing_when_the_stating_sentence_gives_the_claimed_figure(self):
-        self.assertEqual(reasons("Smith died in Blackville on 24 January 1957.", OBITUARY), [])
+        self.assertEqual(reasons("Smith died in Millbrook on 12 October 1961.", OBITUARY), [])
 
     def test_it_says_nothing_when_the_claimed_figure_is_worded_as_closely_as_the_rival(self):
         source = ("The ferry line to the islands opened in 1996. Boats leave every hour. "
@@ -98,12 +98,12 @@ class PlantedSwapTests(SimpleTestCase):
         self.assertEqual(reasons("She was elected to the city council in 2017.", source), [])
 
     def test_a_sentence_that_says_this_year_gives_no_rival_year_for_the_page_s_year(self):
-        source = ("Student news 2019. The volleyball team took the national student cup this year, "
+        source = ("School news 2019. The chess team took the county schools shield this year, "
                   "building on their run in 2018 when the team reached the final.")
-        self.assertEqual(reasons("The volleyball team won the national student cup in 2019.", source), [])
-        self.assertEqual(reasons("The volleyball team won the national student cup in 2019.",
-                                 "The volleyball team won the national student cup in 2018."),
-                         ["the source gives the year the volleyball team won the national student cup as 2018, "
+        self.assertEqual(reasons("The chess team won the county schools shield in 2019.", source), [])
+        self.assertEqual(reasons("The chess team won the county schools shield in 2019.",
+                                 "The chess team won the county schools shield in 2018."),
+                         ["the source gives the year the chess team won the county schools shield as 2018, "
                           "not 2019"])
 
 
@@ -111,11 +111,11 @@ class RoundingAndMonthTests(SimpleTestCase):
     def test_a_figure_s_rounding_is_its_own_not_the_source_s(self):
         self.assertEqual(reasons("The club raced in Series 3 of the cup.", "The club raced in Series 4 of the cup."),
                          ["the source gives the number of Series as 4, not 3"])
-        donation = "The studio made a donation worth $2 million to the fund."
-        self.assertEqual(reasons("The studio made a donation worth $1.5 million to the fund.", donation),
+        donation = "The mill trust pledged a donation worth $2 million for the roof."
+        self.assertEqual(reasons("The mill trust pledged a donation worth $1.5 million for the roof.", donation),
                          ["the source gives the donation's value as $2 million, not $1.5 million"])
-        self.assertEqual(reasons("The studio made a donation worth $2 million to the fund.",
-                                 "The studio made a donation worth $1.98 million to the fund."), [])
+        self.assertEqual(reasons("The mill trust pledged a donation worth $2 million for the roof.",
+                                 "The mill trust pledged a donation worth $1.98 million for the roof."), [])
 
     def test_a_number_word_is_as_rounded_as_its_digits(self):
         source = ("The tower rises 31 metres from its base. Its granite was cut at the Tregarrow quarry, about "
@@ -129,19 +129,19 @@ class RoundingAndMonthTests(SimpleTestCase):
                                               "nine miles"])
 
     def test_a_day_written_as_an_ordinal_after_its_month_is_a_date(self):
-        found = {q.text: q.kind for q in quantities("The bout takes place on April 9th in Albuquerque.")}
-        self.assertEqual(found, {"April 9th": "date"})
-        self.assertEqual(reasons("The bout took place on April 4, 2011 in Albuquerque.",
-                                 "The bout takes place on April 9th in Albuquerque."),
-                         ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
+        found = {q.text: q.kind for q in quantities("The bout takes place on June 9th in Marlbury.")}
+        self.assertEqual(found, {"June 9th": "date"})
+        self.assertEqual(reasons("The bout took place on June 4, 2013 in Marlbury.",
+                                 "The bout takes place on June 9th in Marlbury."),
+                         ["the source gives the date the bout took place as June 9th, not June 4, 2013"])
 
     def test_a_date_outside_the_stating_sentence_needs_the_claim_figure_s_own_words(self):
         # The sentence stating most of the claim gives a count; the date is elsewhere.
-        claim, opening = "The bout took place on April 4, 2011 in Albuquerque.", (
-            "The bout in Albuquerque has five rounds of five minutes. Tickets are sold out. ")
-        self.assertEqual(reasons(claim, opening + "Doors open on April 9th in Albuquerque."), [])
-        self.assertEqual(reasons(claim, opening + "The bout takes place on April 9th in Albuquerque."),
-                         ["the source gives the date the bout took place as April 9th, not April 4, 2011"])
+        claim, opening = "The bout took place on June 4, 2013 in Marlbury.", (
+            "The bout in Marlbury has five rounds of five minutes. Tickets are sold out. ")
+        self.assertEqual(reasons(claim, opening + "Doors open on June 9th in Marlbury."), [])
+        self.assertEqual(reasons(claim, opening + "The bout takes place on June 9th in Marlbury."),
+                         ["the source gives the date the bout took place as June 9th, not June 4, 2013"])
 
     def test_a_month_alone_agrees_with_a_dated_claim_but_never_contradicts_one(self):
         found = [(q.text, q.date) for q in quantities("The first debate is planned for June. Theresa May spoke.")]

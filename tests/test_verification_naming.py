@@ -20,41 +20,41 @@ class EventNamingTests(SimpleTestCase):
     def test_it_names_a_year_by_its_subject_and_verb(self):
         self.assertEqual(named("year", "The Esk Valley line reopened in 1994.", "1994"),
                          "the year the Esk Valley line reopened")
-        self.assertEqual(named("year", "In 1965, the United States Supreme Court ruled on the case.", "1965"),
-                         "the year the United States Supreme Court ruled")
+        self.assertEqual(named("year", "In 1965, the Kellshire Harbour Board ruled on the case.", "1965"),
+                         "the year the Kellshire Harbour Board ruled")
 
     def test_it_keeps_the_auxiliaries_and_a_short_object(self):
         self.assertEqual(named("year", "The rowing club was founded in 1891 on the river.", "1891"),
                          "the year the rowing club was founded")
-        self.assertEqual(named("date", "The band released a new single, \"Home\", on May 3, 2018.", "May 3, 2018"),
-                         "the date the band released a new single")
-        self.assertEqual(named("date", "The film had its world premiere at Cannes on May 19, 2016.", "May 19, 2016"),
-                         "the date the film had its world premiere")
+        self.assertEqual(named("date", "The choir released a new album, \"Tide\", on June 7, 2015.", "June 7, 2015"),
+                         "the date the choir released a new album")
+        self.assertEqual(named("date", "The play had its first night at Lowick on June 2, 2014.", "June 2, 2014"),
+                         "the date the play had its first night")
 
     def test_a_subject_is_its_head_not_the_place_after_it(self):
         claim = "The Harbour Tower in Port Elsin is 212 metres tall and opened in 1994."
         self.assertEqual(named("year", claim, "1994"), "the year the Harbour Tower opened")
 
     def test_a_coordinated_verb_takes_the_first_subject_and_its_passive(self):
-        claim = "Gauthe was later jailed for violating the law and released in April 2010."
-        self.assertEqual(named("date", claim, "April 2010"), "the date Gauthe was released")
+        claim = "Marlow was later jailed for breaking the bylaw and released in April 2010."
+        self.assertEqual(named("date", claim, "April 2010"), "the date Marlow was released")
 
     def test_it_names_nothing_where_it_finds_no_event(self):
-        self.assertEqual(named("year", "The deadline to phase out all plants is 2021.", "2021"), "")
+        self.assertEqual(named("year", "The target to close all the old mills is 2021.", "2021"), "")
         self.assertEqual(named("year", "The aim in 1998 was to be ranked first.", "1998"), "")  # an infinitive
 
 
 class MeasuredNamingTests(SimpleTestCase):
     def test_it_names_the_noun_phrase_a_quantity_measures(self):
         self.assertEqual(named("quantity", "The tower is 150 ft tall.", "150 ft", "length"), "the tower's height")
-        self.assertEqual(named("quantity", "It made a donation worth $2 million.", "2 million", "amount"),
+        self.assertEqual(named("quantity", "The trust pledged a donation worth $2 million.", "2 million", "amount"),
                          "the donation's value")
-        self.assertEqual(named("number", "She fought at Jackson's MMA Series 4 in April.", "4", "number"),
-                         "the number of Jackson's MMA Series")
+        self.assertEqual(named("number", "She rowed at Harlow's Spring Series 4 in April.", "4", "number"),
+                         "the number of Harlow's Spring Series")
 
     def test_a_share_is_of_what_follows_it(self):
-        self.assertEqual(named("quantity", "The report found that 88% of Canadians were healthy.", "88%", "share"),
-                         "the share of Canadians")
+        self.assertEqual(named("quantity", "The survey found that 88% of islanders were healthy.", "88%", "share"),
+                         "the share of islanders")
 
     def test_a_duration_is_not_named_by_the_noun_before_it(self):
         self.assertEqual(named("quantity", "He stayed in place for seven years.", "seven years", "duration"), "")

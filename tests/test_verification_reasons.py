@@ -84,8 +84,8 @@ class FigureWordingTests(SimpleTestCase):
                          ["the source gives the year the six-kilometre section was reopened as 1996, not 1994"])
 
     def test_a_date_names_its_event(self):
-        self.assertEqual(reasons("Smith died in Blackville on 24 March 2016.", "Smith died on 24 January 1957."),
-                         ["the source gives the date Smith died as 24 January 1957, not 24 March 2016"])
+        self.assertEqual(reasons("Smith died in Millbrook on 12 May 2016.", "Smith died on 12 October 1961."),
+                         ["the source gives the date Smith died as 12 October 1961, not 12 May 2016"])
 
     def test_a_count_names_what_it_counts(self):
         page = fixture_page("avg-boathouse-reopens.html")
@@ -93,9 +93,9 @@ class FigureWordingTests(SimpleTestCase):
                          ["the source gives the number of boats as eleven, not twelve"])
 
     def test_a_share_names_whose_share_it_is(self):
-        self.assertEqual(reasons("A report found that 12% of Canadians had good health.",
-                                 "The report found that 88% of Canadians had good health."),
-                         ["the source gives the share of Canadians as 88%, not 12%"])
+        self.assertEqual(reasons("A survey found that 12% of islanders had good health.",
+                                 "The survey found that 88% of islanders had good health."),
+                         ["the source gives the share of islanders as 88%, not 12%"])
 
     def test_an_amount_says_which_amount_with_its_currency(self):
         self.assertEqual(reasons("The boathouse reopened after a rebuild costing £1.5 million.",
@@ -150,7 +150,7 @@ class TemplateTests(SimpleTestCase):
         self.assertEqual(listed(["1931", "paraffin"]), "1931 or paraffin")
         self.assertEqual(listed(["1931", "paraffin", "Gull Point"]), "1931, paraffin or Gull Point")
         self.assertEqual(listed(["", " ", "a\nb"]), "a b")
-        self.assertEqual(listed(["March 1, 2017", "Sundance"]), "“March 1, 2017” or Sundance")
+        self.assertEqual(listed(["June 3, 2011", "Kellfest"]), "“June 3, 2011” or Kellfest")
 
     def test_every_figure_reason_keeps_the_contract_form_and_reads_cleanly(self):
         form = re.compile(rf"^{FIGURE_REASON}(?:\S.* as )?\S.*, not \S.*$")

@@ -237,7 +237,7 @@ def _half_digit(match: re.Match) -> float:
 
 def _noun_after(piece: str, end: int) -> tuple[str, frozenset[str]]:
     """The words a figure counts: after it, to its head noun, the first plural among the
-    next three words before a function word ("two all-weather lifeboats", "five Oscar
+    next three words before a function word ("two all-weather lifeboats", "five award
     nominations"), else the word right after it ("25 people")."""
     words, pos, stop = [], end, stop_words()
     while len(words) < 3 and (match := _NOUN.match(piece, pos)):

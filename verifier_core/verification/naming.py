@@ -1,11 +1,11 @@
 """What a claim's figure is of, named in a few of the claim's own words for a reason:
 "the year the Esk Valley line reopened", "the date Smith died", "the amount of the
-donation", "the share of Canadians".
+grant", "the share of islanders".
 
 A year or a date belongs to an event: the clause's subject and its verb group (with a
-short object: "the band released a new single"). A quantity belongs to the noun phrase
-it measures: the one before it ("the tower is 31 m tall", "a donation worth $2 million")
-or, for a share, after it ("88% of Canadians"). No parser is needed for these few words:
+short object: "the choir released a new album"). A quantity belongs to the noun phrase
+it measures: the one before it ("the tower is 31 m tall", "a grant worth £2 million")
+or, for a share, after it ("88% of islanders"). No parser is needed for these few words:
 a verb is an auxiliary, a common irregular past or a lower-case word in -ed, and a noun
 phrase runs between punctuation, prepositions and verbs. Where no phrase is found the
 caller falls back to the words the claim shares with the source.
@@ -86,7 +86,7 @@ class _Token(NamedTuple):
 def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -> str:
     """The thing a figure at claim[start:end] belongs to ("" where none is found): a year
     or a date names its event; a quantity (`unit_word`: "length", "amount", "share"...)
-    names the noun phrase it measures: "the catchment's area", "the share of Canadians"."""
+    names the noun phrase it measures: "the catchment's area", "the share of islanders"."""
     tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
     at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
     after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
@@ -195,7 +195,7 @@ def _be(phrase: str) -> str:
 
 def _main_verb(tokens: list[_Token], clause: tuple[int, int], at: int, after: int) -> int | None:
     """The nearest full verb before the figure, else the first after it, else a "had"
-    of possession ("the film had its world premiere on ...")."""
+    of possession ("the play had its first night on ...")."""
     full = [i for i in range(*clause) if _is_verb(tokens[i]) and tokens[i].text.lower() not in _AUX]
     before = [i for i in full if i < at]
     if before or (before := [i for i in full if i >= after][:1]):
@@ -241,14 +241,14 @@ def _names(words: list[_Token]) -> bool:
 
 def _in_phrase(tokens: list[_Token], i: int) -> bool:
     """A word of a noun phrase: not punctuation, a preposition, a verb or a figure; a word
-    in -ing only before a noun ("the rowing club", not "increasing the salary")."""
+    in -ing only before a noun ("the rowing club", not "increasing the rent")."""
     token, low = tokens[i], tokens[i].text.lower()
     if not token.word or low in _BOUNDARY or _is_verb(token) or _is_figure(token):
         return False
     verbal = low.endswith("ing") and token.text.islower() and len(low) > 5
     following = tokens[i + 1] if i + 1 < len(tokens) else None
     then = tokens[i + 2].text.lower() if i + 2 < len(tokens) else ""
-    # "increasing the salary", "the bore reaching two metres": a verb, not a noun's modifier
+    # "increasing the rent", "the bore reaching two metres": a verb, not a noun's modifier
     # (but "a racing eight").
     return not (verbal and (following is None or following.text.lower() in _EMPTY | _APPROX or _is_figure(following)
                             or (following.text.lower() in _NUMBER_WORDS and then in _UNITS)))
@@ -266,7 +266,7 @@ def _main_subject(tokens: list[_Token]) -> tuple[str, str]:
 
 
 def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
-    """A short object right after the verb ("released a new single"), never the figure;
+    """A short object right after the verb ("released a new album"), never the figure;
     a count opening it is left out ("handled 212 vessel visits": vessel visits)."""
     if start < end and start != at and _is_figure(tokens[start]):
         start += 1
@@ -274,13 +274,13 @@ def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
     while i < end and i != at and _in_phrase(tokens, i):
         i += 1
     words = tokens[start:i]
-    while words and words[-1].text.lower() in _EMPTY | _ADVERBS:  # "faced Kedzie again", "passed the"
+    while words and words[-1].text.lower() in _EMPTY | _ADVERBS:  # "beat Marlow again", "passed the"
         words.pop()
     return " ".join(t.text for t in words) if _names(words) and len(words) <= MAX_OBJECT else ""
 
 
 def _share_of(tokens: list[_Token], after: int) -> str:
-    """"88% of Canadians": a share of what follows."""
+    """"88% of islanders": a share of what follows."""
     if after + 1 < len(tokens) and tokens[after].text.lower() == "of":
         end = after + 1
         while end < len(tokens) and _in_phrase(tokens, end) and end - after <= MAX_SUBJECT:
@@ -292,7 +292,7 @@ def _share_of(tokens: list[_Token], after: int) -> str:
 
 def _measured(tokens: list[_Token], at: int, after: int) -> str:
     """What a quantity measures: the noun phrase before it, across the verb or word that
-    links them ("the tower is", "a donation worth", "the salary of the CEO by"); in an
+    links them ("the tower is", "a grant worth", "the salary of the CEO by"); in an
     infobox statement ("Kellhaven Lighthouse, Height: 31 m"), the subject before the label."""
     if at >= 3 and tokens[at - 1].text == ":":
         comma = next((i for i in range(at - 2, -1, -1) if tokens[i].text == ","), None)

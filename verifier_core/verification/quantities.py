@@ -149,8 +149,8 @@ def _never_given(q: Quantity, part: frozenset[str], found: list[Quantity], same:
     wording shared with the claim's (MIN_OVERLAP words); a figure elsewhere is about something
     else. Where that sentence gives no figure of this kind, the one stating most of the part
     among those that do counts only when the words right around its figure say more of what
-    the claim figure's say (one word more): "the bout takes place on April 9th in
-    Albuquerque" for "the bout took place on April 4, 2011 in Albuquerque"."""
+    the claim figure's say (one word more): "the bout takes place on June 9th in
+    Marlbury" for "the bout took place on June 4, 2013 in Marlbury"."""
     top = max((_states(part, s) for s in found), default=0)
     stating = [s for s in rivals if _states(part, s) == top]
     if stating:

@@ -25,7 +25,7 @@ _STARTS_ON = re.compile(r"[a-z(]")
 _HEADING = re.compile(r"^\s*(?:#|=+\s|\|)")  # markdown and wiki headings, table rows
 _LABEL = re.compile(r"^\s*[A-Z][A-Z &/-]{2,}:")  # "TITLE: ...", "PUBLISHED DATETIME: ..."
 # A byline ("By Holly Penrose", "By Holly Penrose | 11 June 2016"), a dateline ("Published
-# 11:07 p.m. ET Jan. 27, 2019"), a caption's credit ("Photo: ..."), a copyright line.
+# 9:42 a.m. ET Feb. 3, 2016"), a caption's credit ("Photo: ..."), a copyright line.
 _BYLINE = re.compile(r"^\s*(?:(?i:(?:written |posted |words )?by)\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3}\s*"
                      r"(?:[,|•·–—-].*)?$|(?i:(?:published|posted|updated|last updated|last modified)\b.{0,40}\d"
                      r"|(?:photo|image|picture|credit|source)s?\s*(?::|by\b)|copyright\b|©))", re.S)
