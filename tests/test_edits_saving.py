@@ -149,6 +149,16 @@ class SavingTests(OnSharedWikiWithBot, TestCase):
         self.assertEqual(missing, {"claim_id": 999999, "error": "Side editor has no claim with this id."})
 
 
+    def test_propose_edit_adds_a_source_to_a_claim_with_no_citation_of_its_own(self):
+        self.claim.claim_citations.all().delete()  # as a claim marked {{citation needed}} has none
+        out = io.StringIO()
+        call_command("propose_edit", "--claim", str(self.claim.pk), "--action", "add",
+                     "--url", "https://example.org/council", "--json", stdout=out)
+        (answer,) = [json.loads(line) for line in out.getvalue().splitlines()]
+        self.assertNotIn("error", answer)
+        self.assertIn("council.<ref name=\"ngc\"/><ref>{{cite web |url=https://example.org/council", answer["text"])
+
+
 class TaggedOnTheWikiTests(TestCase):
     """A claim whose citation carries {{failed verification}} on the wiki leaves the flagged
     list for "Tagged", says "tagged on the wiki (revision N)" and is not offered the tag again."""

@@ -91,6 +91,14 @@ class PageStateTests(unittest.TestCase):
         self.assertEqual(state.kind, "usurped")
         self.assertIn("'Best Casino Bonus', the citation names 'Arle Valley Gazette'", state.detail)
 
+    def test_the_cited_work_whose_text_says_for_sale_or_not_found_is_still_live(self):
+        cited = CitedWork(url=CITED.url, title="Domain for sale: the 404 Not Found club", site="Arle Valley Gazette")
+        html = ("<html><head><title>Domain for sale: the 404 Not Found club | Arle Valley Gazette</title>"
+                '<meta property="og:site_name" content="Arle Valley Gazette"></head><body>'
+                "<h1>Domain for sale: the 404 Not Found club</h1><p>This domain is for sale, says the sign the club "
+                "hung over its door; buy this domain and the page not found error is yours.</p></body></html>")
+        self.assertEqual(page_state(cited, view(html)).kind, "live")
+
     def test_a_redirect_to_the_same_work_elsewhere_is_not_a_move(self):
         page = view(ARTICLE.replace("2022-05-04", "2018-11-20"), final="http://site.example/2018/11/dues")
         self.assertEqual(page_state(CITED, page).kind, "live")

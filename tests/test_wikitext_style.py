@@ -8,7 +8,7 @@ from pathlib import Path
 from unittest import TestCase
 
 from verifier_core.wikitext import extract
-from verifier_core.wikitext.diff import diff_lines, word_diff
+from verifier_core.wikitext.diff import diff_lines, word_diff, word_unified_diff
 from verifier_core.wikitext.edits import NewSource, add_citation, occurrence_target, replace_citation
 from verifier_core.wikitext.style import DMY, ISO, MDY, article_citations, format_date
 
@@ -140,3 +140,8 @@ class WordDiffTests(TestCase):
         lines = diff_lines("One.\n", "One.\nTwo new words.\n", context=0)
         self.assertEqual([(l.kind, l.parts) for l in lines if l.kind == "add"],
                          [("add", (("+", False), ("Two new words.", True)))])
+
+    def test_the_word_diff_keeps_a_removed_line_that_has_no_partner(self):
+        text = word_unified_diff("a\nold one\nold two\nz\n", "a\nnew one\nz\n", title="Mill")
+        self.assertIn("[-old two-]", text)
+        self.assertIn("[-old-]{+new+} one", text)

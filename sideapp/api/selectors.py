@@ -2,12 +2,13 @@
 revision that have something to say, the failing citations Edit Check asks for."""
 from __future__ import annotations
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from sideapp.claims.places import places_prefetch
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
+from sideapp.scans.pages import PAGE_FIRST
 from verifier_core.verification import Verdict
 from verifier_core.verification.verdicts import HIGH
 
@@ -23,8 +24,7 @@ def page_article(*, wiki_id: str, page_id: int | None = None, title: str = "") -
     articles = Article.objects.select_related("wiki", "current_revision").filter(wiki__wikiid=wiki_id)
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
-    page_first = (F("deleted_at").asc(nulls_first=True), "-titled_at", "-pk")
-    return articles.filter(title=title_form(title)).order_by(*page_first).first() if title else None
+    return articles.filter(title=title_form(title)).order_by(*PAGE_FIRST).first() if title else None
 
 
 def title_form(title: str) -> str:
@@ -57,11 +57,14 @@ def failing_citations(article: Article) -> list[ClaimCitation]:
     """Edit Check's cards: each citation of the current scanned revision judged
     not_supported with high confidence, in article order."""
     claims = checkable(Claim.objects.filter(revision_claims__revision=article.current_revision_id))
-    return list(ClaimCitation.objects
-                .filter(claim__in=claims, claim__revision_claims__revision=article.current_revision_id,
-                        verdict=Verdict.NOT_SUPPORTED, confidence=HIGH)
-                .select_related("citation", "claim__article")
-                .order_by("claim__revision_claims__position", "position"))
+    links = list(ClaimCitation.objects
+                 .filter(claim__in=claims, claim__revision_claims__revision=article.current_revision_id,
+                         verdict=Verdict.NOT_SUPPORTED, confidence=HIGH)
+                 .select_related("citation", "claim__article")
+                 .order_by("claim__revision_claims__position", "position"))
+    # Each card names the claim's own ref: its places, read in one query, not one per card.
+    prefetch_related_objects([link.claim for link in links], places_prefetch(article.current_revision_id))
+    return links
 
 
 def cited_claims(article: Article) -> list[tuple[int, str, list[str]]]:

@@ -24,6 +24,7 @@ from sideapp.scans.wikis import client_for
 from verifier_core.wikitext import extract
 from verifier_core.wikitext import types as wt
 from verifier_core.wikitext.edits import MOVED, LocateError, RefTarget, occurrence_target
+from verifier_core.wikitext.style import article_citations
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,13 @@ def claim_in_text(claim: Claim, wikitext: str) -> ClaimInText:
     if mine is None:
         raise LocateError("the claim or its citation changed since the check; check this revision")
     return ClaimInText(wikitext, mine, tuple(fps[o.citation] for o in mine.occurrences))
+
+
+@lru_cache(maxsize=4)
+def article_style(wikitext: str):
+    """How the article writes its citations (`style.article_citations`), read once per text
+    however many of its claims are edited."""
+    return article_citations(wikitext)
 
 
 @lru_cache(maxsize=4)

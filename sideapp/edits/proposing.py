@@ -49,7 +49,7 @@ def _proposal(claim: Claim, action: str, url: str, base: BaseText):
     if action != TAG and suggestion is None and not url:
         raise EditUnavailable("No --url was given and Side editor found no source to suggest for this claim.")
     offer = offers.offer_for(claim, action, suggestion)
-    link = offer.link or _weakest(links)
+    link = offer.link or (_weakest(links) if links else None)  # an add needs no cited link
     today = timezone.localdate()
     if action == TAG:
         change_of = lambda here: tag_failed_verification(here.wikitext, target=here.target(link), when=today)  # noqa: E731

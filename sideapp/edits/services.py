@@ -23,7 +23,7 @@ from sideapp.claims import offers
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.claims.suggestions import suggested_page_refresh
 from sideapp.edits import saving, selectors
-from sideapp.edits.locating import BaseText, ClaimInText, base_read, claim_in_text
+from sideapp.edits.locating import BaseText, ClaimInText, article_style, base_read, claim_in_text
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import ScanJob
 from sideapp.scans.services import scan_request
@@ -40,7 +40,6 @@ from verifier_core.wikitext.edits import (
     word_unified_diff,
 )
 from verifier_core.wikitext.sections import SectionChange, section_change, section_heading, section_span
-from verifier_core.wikitext.style import article_citations
 
 ADD, REPLACE, TAG, ARCHIVE = offers.ADD, offers.REPLACE, offers.TAG, offers.ARCHIVE
 MODES = (ADD, REPLACE)  # modes of applying a suggestion; TAG is its own action
@@ -159,7 +158,7 @@ def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChan
 
 def source_change(here: ClaimInText, action: str, new: NewSource, *, link=None) -> WikitextChange:
     """Add `new` after the claim's citations, or put it in place of `link`'s occurrence."""
-    article = article_citations(here.wikitext)
+    article = article_style(here.wikitext)
     if action == REPLACE:
         return replace_citation(here.wikitext, target=here.target(link), source=new, article=article)
     return add_citation(here.wikitext, target=here.last(), needs_span=here.claim.needs_citation_span,

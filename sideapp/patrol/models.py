@@ -124,24 +124,24 @@ class PatrolRow(models.Model):
         ordering = ["-edit__timestamp", "-pk"]
 
     # Rows a patroller should look at: every verdict but "supported" (the new citation may
-    # not say it, or could not be read), claims asking for a source, and rows not judged yet
+    # not say it, or could not be read), claims asking for a source, rows not judged yet
     # (they appear at once, and leave the view if the citation turns out to support the
-    # claim). `FLAGGED` filters rows; `flagged` says it of one row: the same rule.
-    FLAGGED = Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
-
+    # claim), and an added citation whose page is already dead or not the cited work, even
+    # where an archived copy supports the claim (the editor should link the copy).
+    # `flagged_q` filters rows; `flagged` says it of one row: the same rule.
     @staticmethod
     def flagged_q() -> Q:
-        """FLAGGED, and an added citation whose page is already dead or not the cited work,
-        even where an archived copy supports the claim (the editor should link the copy)."""
-        return PatrolRow.FLAGGED | Q(Exists(ClaimCitation.objects.filter(
-            claim=OuterRef("claim"), citation=OuterRef("citation"), page_state__in=NOT_THE_WORK)))
+        return (Q(claim__flagged=True) | Q(claim__needs_citation=True) | ~Q(claim__verdict=Verdict.SUPPORTED)
+                | Q(Exists(ClaimCitation.objects.filter(claim=OuterRef("claim"), citation=OuterRef("citation"),
+                                                        page_state__in=NOT_THE_WORK))))
 
     @property
     def flagged(self) -> bool:
         claim = self.claim
+        # The claim's citations as the patrol list prefetched them (no query per row there).
         return bool(claim.flagged or claim.needs_citation or claim.verdict != Verdict.SUPPORTED
-                    or ClaimCitation.objects.filter(claim_id=self.claim_id, citation_id=self.citation_id,
-                                                    page_state__in=NOT_THE_WORK).exists())
+                    or any(link.citation_id == self.citation_id and link.page_state in NOT_THE_WORK
+                           for link in claim.claim_citations.all()))
 
     def __str__(self) -> str:
         return f"row {self.pk} of {self.edit}"

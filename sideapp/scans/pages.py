@@ -18,11 +18,14 @@ from django.utils import timezone
 from sideapp.scans.models import Article, ArticleTitle, Wiki
 
 
+# Of two rows carrying one title, the page's own first: not deleted, then the one titled last.
+PAGE_FIRST = (F("deleted_at").asc(nulls_first=True), "-titled_at", "-pk")
+
+
 def articles_titled(*, wiki: Wiki | int, title: str) -> QuerySet[Article]:
     """Rows carrying `title`, the page's own first: not deleted, then the one titled last
     (two rows share a title while a page moved away is not yet known to have moved)."""
-    return (Article.objects.filter(wiki=wiki, title=title)
-            .order_by(F("deleted_at").asc(nulls_first=True), "-titled_at", "-pk"))
+    return Article.objects.filter(wiki=wiki, title=title).order_by(*PAGE_FIRST)
 
 
 def article_of(*, wiki: Wiki | int, page_id: int | None, title: str = "") -> Article | None:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from sideapp.sources.models import ArchivedCopy, ArchiveLookup, Source
 from verifier_core.fetch import FetchPolicy, HostSlots
 from verifier_core.fetch.archives import Archive, Capture, parse_archives
-from verifier_core.fetch.citedates import cited_day
+from verifier_core.fetch.citedates import cited_day, timestamp_day
 from verifier_core.fetch.copies import CopyOutcome, find_copy
 from verifier_core.fetch.metadata import PageMeta
 from verifier_core.fetch.pagestate import CitedWork, PageState, PageView, page_state
@@ -146,7 +146,7 @@ def copy_fetch(*, copy: ArchivedCopy, retries_left: int = 0) -> ArchivedCopy:
     # The copy is of one day: its facts come from a citation of that day.
     citation = next((c for c in citations if citation_target(c) == copy.target), citations[0])
     citation.source = copy.source
-    day = cited_day(copy.target) if copy.target else None
+    day = timestamp_day(copy.target)  # the stored YYYYMMDD, not a date as an editor writes it
     outcome = find_copy(cited_work(citation), archives(), policy=archive_fetch_policy(), day=day,
                         lookups=DbLookups(), max_wait=settings.SIDE_ARCHIVE_MAX_WAIT)
     if outcome.busy and not outcome.found and retries_left > 0:

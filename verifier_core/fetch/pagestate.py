@@ -92,10 +92,12 @@ def page_state(cited: CitedWork, page: PageView) -> PageState:
         return _failed(page)
     title_fit = title_match(cited.title, page)
     named = _quoted(cited.title)
-    if _looks_soft404(page):
+    # A page whose title is the cited title is the cited work, whatever its text says
+    # (an album "available for purchase", an article about a "404 Not Found" error).
+    if title_fit < 0.8 and _looks_soft404(page):
         return PageState(SOFT404, "the page now says it cannot be found, though the site answers as if it "
                          "were there (a soft 404)", f"the cited title {named} does not appear" if named else "")
-    if _PARKED.search(_head_text(page)):
+    if title_fit < 0.8 and _PARKED.search(_head_text(page)):
         return PageState(USURPED, "the address now leads to a parked domain, offered for sale",
                          _site_detail(cited, page))
     if title_fit < 0.5 and not _author_match(cited, page):

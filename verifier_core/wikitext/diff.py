@@ -44,7 +44,7 @@ def word_unified_diff(old: str, new: str, *, title: str = "page", context: int =
             out.append(line.text)
         elif line.kind == "same":
             out.append(line.text[1:])
-        elif line.kind == "add" or not any(r.kind == "add" for r in rows[i + 1:i + 2] + _partner(rows, i)):
+        elif line.kind == "add" or not _partner(rows, i):  # a paired removal is shown in its addition
             out.append(_inline(line, _partner_line(rows, i)))
     return "\n".join(out) + "\n" if out else ""
 

@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Exists, OuterRef, Prefetch
 
 from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.claims.places import current_places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.edits.proposing import ACTIONS, claims_proposed
 from sideapp.management.database import require_migrated_database
@@ -44,7 +45,8 @@ class Command(BaseCommand):
     def _claims(self, opts) -> tuple[list[Claim], list[int]]:
         rows = Claim.objects.select_related("article__wiki", "article__current_revision").prefetch_related(
             Prefetch("claim_citations", queryset=with_sources(ClaimCitation.objects.order_by("position"))),
-            Prefetch("suggestions", queryset=suggestions_with_sources()))
+            Prefetch("suggestions", queryset=suggestions_with_sources()),
+            current_places_prefetch())  # each claim's own refs, read with it (offers ask twice)
         if opts["claim"]:
             found = {c.pk: c for c in rows.filter(pk__in=opts["claim"])}
             return [found[pk] for pk in opts["claim"] if pk in found], [pk for pk in opts["claim"] if pk not in found]
