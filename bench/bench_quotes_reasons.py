@@ -115,8 +115,10 @@ def named_terms(reason: str) -> list[str]:
     if not match:
         return []
     quoted = re.findall(r"“([^”]*)”", match.group(1))
-    rest = re.sub(r"“[^”]*”", "", match.group(1))
-    return quoted + [t.strip() for t in re.split(r",\s+|\s+or\s+|,$", rest) if t.strip(" ,")]
+    rest = re.sub(r"“[^”]*”", ",", match.group(1))  # a quoted term leaves a separator behind
+    # Split on commas and the last "or" ("A, “B” or C": the "or" may follow a quoted term).
+    pieces = (re.sub(r"^or\s+|\s+or$", "", t.strip()) for t in re.split(r",|\s+or\s+", rest))
+    return quoted + [t for t in pieces if t and t != "or"]
 
 
 def side_figures(examples, mine: list[int], metas, out: dict, name: str, show: bool) -> dict:

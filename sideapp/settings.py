@@ -208,6 +208,8 @@ except ValueError as _exc:
 SIDE_ARCHIVE_RATE = env_float("SIDE_ARCHIVE_RATE", 30.0)  # requests per minute to one archive
 SIDE_ARCHIVE_MAX_WAIT = env_float("SIDE_ARCHIVE_MAX_WAIT", 30.0)  # longest Retry-After honoured in a job
 SIDE_ARCHIVE_LOOKUP_MAX_AGE_DAYS = env_float("SIDE_ARCHIVE_LOOKUP_MAX_AGE_DAYS", 30.0)
+# A lookup that ended busy (the archives slow or down) is asked again once this much older.
+SIDE_ARCHIVE_RETRY_MINUTES = env_float("SIDE_ARCHIVE_RETRY_MINUTES", 60.0)
 SIDE_ARCHIVE_USER_AGENT = env_str(
     "SIDE_ARCHIVE_USER_AGENT", f"SideEditor/0.1 ({SIDE_WIKI_CONTACT}; citation checker reading archived copies)")
 # Send live pages that support their claim to the first archive's capture endpoint (Save Page

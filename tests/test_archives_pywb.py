@@ -2,6 +2,7 @@
 capture not after the citation's day, raw replay, lookups kept in PostgreSQL, politeness."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import date
@@ -102,6 +103,28 @@ class _Busy(BaseHTTPRequestHandler):
         pass
 
 
+class _ReplayDown(BaseHTTPRequestHandler):
+    """An archive whose index answers (two captures) and whose replay fails with HTTP 500."""
+    page = "http://gone.example/a"
+
+    def do_GET(self):  # noqa: N802 - stdlib naming
+        if self.path.startswith("/demo/cdx"):
+            rows = [["urlkey", "timestamp", "original", "statuscode"],
+                    ["example,gone)/a", "20190101000000", self.page, "200"],
+                    ["example,gone)/a", "20180101000000", self.page, "200"]]
+            body, code = json.dumps(rows).encode(), 200
+        else:
+            body, code = b"replay is down", 500
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json" if code == 200 else "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 class BusyArchiveTests(TestCase):
     def test_an_archive_that_asks_to_slow_down_is_waited_for_once_then_left_for_later(self):
         server = ThreadingHTTPServer(("127.0.0.1", 0), _Busy)
@@ -118,6 +141,20 @@ class BusyArchiveTests(TestCase):
         self.assertEqual((copy.found, copy.busy, waits), (False, True, [0.0]))
         self.assertIn("answered HTTP 429", copy.reason)
         self.assertEqual(_Busy.agents, ["SideTest (ops@example.org)"] * 2)  # the contact in every request
+
+    def test_an_archive_whose_copies_cannot_be_read_leaves_the_lookup_busy_not_copyless(self):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _ReplayDown)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            base = f"http://127.0.0.1:{server.server_address[1]}"
+            copy = find_copy(CitedWork(url=_ReplayDown.page, title="A"), parse_archives(f"{base}/demo/cdx {base}/demo/"),
+                             policy=POLICY, day=date(2020, 1, 1), lookups=MemoryLookups(), sleep=lambda s: None)
+        finally:
+            server.shutdown()
+            server.server_close()
+        self.assertEqual((copy.found, copy.busy), (False, True))
+        self.assertIn("reading its copies failed", copy.reason)
+        self.assertIn("HTTP 500", copy.reason)
 
     @override_settings(SIDE_ARCHIVES="none")
     def test_with_archives_switched_off_nothing_is_asked(self):

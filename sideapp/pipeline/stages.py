@@ -56,7 +56,7 @@ from sideapp.scans.models import Revision, ScanItem, ScanJob
 from sideapp.scans.selectors import job_claims
 from sideapp.sources import archives
 from sideapp.sources import services as sources
-from sideapp.sources.models import ArchivedCopy, Source
+from sideapp.sources.models import ArchivedCopy, Source, retry_after
 
 log = logging.getLogger(__name__)
 CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
@@ -121,10 +121,13 @@ def _archive(copy: ArchivedCopy) -> str:
 
 
 def after_archive(copy: ArchivedCopy) -> None:
-    """Claims citing the page that waited for its copy are judged again, with it."""
-    claims_dispatch(claim_ids=Claim.objects.filter(
-        claim_citations__citation__source_id=copy.source_id, verify_state=Claim.State.PENDING
-    ).values_list("pk", flat=True))
+    """Claims citing the page that waited for its copy are judged again, with it; a copy
+    found by a lookup asked again (it had ended busy) is news to claims judged without it."""
+    citing = Claim.objects.filter(claim_citations__citation__source_id=copy.source_id)
+    copy.refresh_from_db(fields=["state"])  # the row as loaded for the job, before the lookup
+    if copy.found:
+        citing.filter(current=True, verify_state=Claim.State.DONE).update(verify_state=Claim.State.PENDING)
+    claims_dispatch(claim_ids=citing.filter(verify_state=Claim.State.PENDING).values_list("pk", flat=True))
 
 
 def copies_dispatch(*, claim: Claim) -> int:
@@ -273,7 +276,19 @@ def sources_dispatch(*, source_ids: Iterable[int]) -> int:
                     .filter(pk__in=list(source_ids), queued_at=None))
         due = [s.pk for s in rows if not s.is_fresh]
         Source.objects.filter(pk__in=due).update(queued_at=timezone.now())
+        copies_due_dispatch(source_ids=[s.pk for s in rows if s.is_fresh])  # refetched ones ask at fetch time
         return enqueue_many(FETCH, due)
+
+
+def copies_due_dispatch(*, source_ids: list[int]) -> int:
+    """Queue again the archive lookups of these pages that ended busy and are due again
+    (ArchivedCopy.retry_due): the archives were slow or down, which said nothing of a copy."""
+    with transaction.atomic():
+        ids = list(ArchivedCopy.objects.select_for_update(skip_locked=True).filter(
+            source_id__in=source_ids, state=ArchivedCopy.State.BUSY,
+            fetched_at__lte=timezone.now() - retry_after()).values_list("pk", flat=True))
+        ArchivedCopy.objects.filter(pk__in=ids).update(state=ArchivedCopy.State.QUEUED, queued_at=timezone.now())
+        return enqueue_many(ARCHIVE, ids)
 
 
 def claims_dispatch(*, claim_ids: Iterable[int]) -> int:

@@ -133,7 +133,13 @@ def sources_dead_copies(*, source: Source) -> list[ArchivedCopy]:
 
 
 def copy_wanted(*, source: Source, target: str) -> ArchivedCopy:
+    """The copy of `source` for day `target`, wanted: new, or a busy lookup due again."""
     copy, _ = ArchivedCopy.objects.get_or_create(source=source, target=target)
+    now = timezone.now()
+    if copy.retry_due(now):  # one writer wins: the state is checked again in the update
+        ArchivedCopy.objects.filter(pk=copy.pk, state=ArchivedCopy.State.BUSY, fetched_at=copy.fetched_at).update(
+            state=ArchivedCopy.State.WANTED)
+        copy.refresh_from_db()
     return copy
 
 

@@ -127,6 +127,10 @@ class ArchiveLookup(models.Model):
         constraints = [models.UniqueConstraint(fields=["cdx_url", "url"], name="archivelookup_unique")]
 
 
+def retry_after() -> timedelta:
+    return timedelta(minutes=settings.SIDE_ARCHIVE_RETRY_MINUTES)
+
+
 class ArchivedCopy(models.Model):
     """The copy of a page as it was cited on one day (the citation's access-date, else its
     date; "" for undated citations): found in a web archive, or why not."""
@@ -136,7 +140,7 @@ class ArchivedCopy(models.Model):
         QUEUED = "queued"
         FOUND = "found"
         NONE = "none"  # no archive holds a copy that is the cited work
-        BUSY = "busy"  # an archive asked to slow down or did not answer: asked again later
+        BUSY = "busy"  # an archive asked to slow down or did not answer: asked again later (retry_due)
 
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="copies")
     target = models.CharField(max_length=8, blank=True)  # YYYYMMDD, "" for undated citations
@@ -164,6 +168,19 @@ class ArchivedCopy(models.Model):
     @property
     def found(self) -> bool:
         return self.state == self.State.FOUND
+
+    def retry_due(self, now) -> bool:
+        """A busy lookup is asked again once SIDE_ARCHIVE_RETRY_MINUTES have passed: the
+        archives were slow or down, which says nothing about whether they hold a copy."""
+        return self.state == self.State.BUSY and (
+            self.fetched_at is None or self.fetched_at <= now - retry_after())
+
+    @property
+    def looked_up(self) -> bool:
+        """The lookup has ended with an answer that stands for now (found, none, or busy
+        and not yet due again)."""
+        return self.state in (self.State.FOUND, self.State.NONE) or (
+            self.state == self.State.BUSY and not self.retry_due(timezone.now()))
 
     @property
     def link_url(self) -> str:

@@ -82,8 +82,7 @@ def citation_reading(citation, *, copies: dict[tuple[int, str], ArchivedCopy]) -
     target = citation_target(citation)
     copy = copies.get((citation.source_id, target)) if citation.source_id else None
     found = copy if copy is not None and copy.found else None
-    looked_up = copy is not None and copy.state in (ArchivedCopy.State.FOUND, ArchivedCopy.State.NONE,
-                                                    ArchivedCopy.State.BUSY)
+    looked_up = copy is not None and copy.looked_up
     source = citation.source if citation.source_id else None
     reading = Reading(state, None, found, looked_up, target,
                       own_archive=citation.archive_url if source is not None and source.used_archive else "",
@@ -104,7 +103,7 @@ def _why_not(citation, state: PageState | None, copy: ArchivedCopy | None) -> st
     if copy is None or copy.state in (ArchivedCopy.State.WANTED, ArchivedCopy.State.QUEUED):
         return f"{base}; no archived copy has been looked for yet"
     if copy.state == ArchivedCopy.State.BUSY:
-        return f"{base}; the web archives could not be asked for a copy just now"
+        return f"{base}; the web archives could not be asked for a copy just now (asked again at the next check)"
     return f"{base}; no web archive holds a copy of it as it was cited"
 
 

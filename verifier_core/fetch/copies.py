@@ -117,13 +117,18 @@ def _in_archive(cited, archive, policy, day, lookups, max_wait, sleep) -> CopyOu
         lookups.put(archive, cited.url, captures)
     if not captures:
         return CopyOutcome(False, f"{archive.name} has no copy of the page", lookups=made)
-    refused = []
+    refused, faults = [], []
     for capture in nearest_first(captures, day)[:MAX_TRIES]:
         result = _read(archive, capture, policy, max_wait, sleep)
+        if result.retryable:  # timed out, refused, a 5xx: says nothing about the copy
+            faults.append(result)
+            continue
         state = copy_state(cited, capture.url, result)
         if result.ok and state.is_cited_work:
             return CopyOutcome(True, "", archive, capture.timestamp, result, state, made)
         refused.append(f"{day_words(timestamp_day(capture.timestamp))}: {state.sentence}")
+    if not refused:  # not one capture could be read: the archive failed, not its copies (busy)
+        raise FetchFailure(faults[0].status, f"reading its copies failed: {faults[0].reason}", faults[0].http_status)
     return CopyOutcome(False, f"{archive.name}'s copies are not the cited work ({'; '.join(refused)})",
                        lookups=made)
 
