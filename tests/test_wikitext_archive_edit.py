@@ -58,6 +58,24 @@ class ArchiveEditTests(unittest.TestCase):
             add_archive(DMY_ARTICLE, target=ref_target(DMY_ARTICLE, "<ref>{{cite web"), archive_url="http://w",
                         archive_date=date(2020, 1, 1), url_status="dead")
 
+    def test_the_dead_link_tag_side_editor_wrote_inside_the_ref_goes_too(self):
+        tagged = tag_dead_link(DMY_ARTICLE, target=ref_target(DMY_ARTICLE, "<ref>{{cite news"),
+                               when=date(2026, 11, 27)).new
+        change = add_archive(tagged, target=ref_target(tagged, "<ref>{{cite news"), archive_url=COPY,
+                             archive_date=date(2018, 11, 21), url_status="dead")
+        self.assertNotIn("dead link", change.new)
+        self.assertIn(f"|url-status=dead}}}}</ref>\nOld.", change.new)
+
+    def test_a_dead_link_tag_after_a_reuse_of_the_named_ref_goes_with_the_one_after_its_definition(self):
+        text = ('A.<ref name="d">{{cite web |url=http://x.example/d |title=D}}</ref>{{dead link|date=May 2024}} '
+                'B.<ref name="d" />{{Dead link|date=May 2024|bot=x}} C.<ref>{{cite web |url=http://y.example |title=Y}}'
+                '</ref>{{dead link|date=May 2024}}')
+        change = add_archive(text, target=ref_target(text, '<ref name="d" />', kind="reuse", name="d"),
+                             archive_url="http://w/d", archive_date=date(2020, 1, 1), url_status="dead")
+        self.assertEqual(change.new.count("ead link"), 1)  # the other citation keeps its own
+        self.assertIn('B.<ref name="d" /> C.', change.new)
+        self.assertIn("|archive-url=http://w/d", change.new)
+
     def test_a_dead_link_without_a_copy_is_tagged_once_with_its_month(self):
         target = ref_target(DMY_ARTICLE, "<ref>{{cite news")
         change = tag_dead_link(DMY_ARTICLE, target=target, when=date(2026, 11, 27))

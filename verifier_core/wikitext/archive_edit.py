@@ -12,7 +12,8 @@ archived citations are written; or `{{dead link}}` where no copy exists.
   template's own spacing;
 - a bare link (`[http://... Title]` or a bare URL in the ref) gets `{{webarchive |url=
   |date=}}` after it, or the spelling the article's other bare links use;
-- an attached `{{dead link}}` goes (the citation now has its copy);
+- its `{{dead link}}` goes (the citation now has its copy): inside the ref, right after it,
+  and after each re-use of a named ref;
 - a named ref used again elsewhere is changed where it is defined, so every use gets it.
 
 Pure: text in, WikitextChange out; LocateError (a sentence) when it cannot be done.
@@ -28,12 +29,13 @@ import mwparserfromhell
 
 from .edits import RefTarget, WikitextChange, _applied, _checked
 from .locate import LocateError, attached_tags, masked, ref_occurrences
-from .names import is_cite_template, template_key
+from .names import is_cite_template, maintenance_tag, template_key
 from .style import article_citations, date_format_of, format_date
 
 _MONTHS = ("January February March April May June July August September October "
            "November December").split()
 URL_STATUSES = ("dead", "usurped", "live")
+_DEAD_INSIDE = re.compile(r"[ \t]*\{\{([^{}|]+)(?:\|[^{}]*)?\}\}")  # a simple template, with the space before it
 _BARE = re.compile(r"\[?(?:https?:)?//[^\s\]<>|]+(?:\s[^\]]*\])?", re.I)
 
 
@@ -80,12 +82,26 @@ def add_archive(wikitext: str, *, target: RefTarget, archive_url: str, archive_d
     ref = wikitext[start:end]
     written = format_date(archive_date, style.date_format)
     new_ref, snippet = _with_archive(ref, archive_url, written, url_status, style)
-    tags = [(s, e, "") for s, e, tag in attached_tags(wikitext, end) if tag == "dead link"]
-    new = _applied(wikitext, [(start, end, new_ref), *tags])
+    new = _applied(wikitext, [(start, end, _without_dead_link(new_ref)), *_dead_link_tags(wikitext, start, end)])
     what = ("Added the archived copy of a dead link that supports the claim" if url_status == "dead" else
             "Added the archived copy of a citation whose domain was taken over" if url_status == "usurped" else
             "Added the archived copy of the page as it was cited")
     return WikitextChange(wikitext, new, snippet, what, target=target)
+
+
+def _without_dead_link(ref: str) -> str:
+    """The ref without a `{{dead link}}` written inside it (where tag_dead_link puts it)."""
+    return _DEAD_INSIDE.sub(lambda m: "" if maintenance_tag(template_key(m.group(1))) == "dead link" else m.group(0), ref)
+
+
+def _dead_link_tags(wikitext: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """The `{{dead link}}` tags written right after the citation at [start, end) and, for a
+    named ref, after each of its re-uses (the tag an editor saw beside the claim): removed."""
+    ends = {end}
+    defined = next((o for o in ref_occurrences(wikitext) if o.start == start), None)
+    if defined is not None and defined.name:
+        ends |= {o.end for o in ref_occurrences(wikitext) if o.name == defined.name and o.group == defined.group}
+    return [(a, b, "") for e in sorted(ends) for a, b, tag in attached_tags(wikitext, e) if tag == "dead link"]
 
 
 def tag_dead_link(wikitext: str, *, target: RefTarget, when: date) -> WikitextChange:
