@@ -216,26 +216,61 @@ class CaptureTests(TestCase):
 
 
 class CaptureRuleTests(TestCase):
-    """Which judged citations are sent to an archive: only live pages that support the claim."""
+    """Which judged citations are sent to an archive: only live pages that support the claim,
+    not captured within the period; the request itself goes on the fetch queue."""
 
     def test_only_a_live_page_that_supports_its_claim_is_captured(self):
-        from types import SimpleNamespace
-        from unittest import mock
+        from datetime import timedelta
 
-        from sideapp.claims import verification
+        from django.utils import timezone
 
-        def link(pk):
-            return SimpleNamespace(pk=pk, citation=SimpleNamespace(source=f"source {pk}"))
+        from harness.claims import ClaimRow, article_with_claims
+        from sideapp.claims.models import ClaimCitation
+        from sideapp.claims.verification import sources_to_capture
+        from sideapp.models import Citation
+        from tests.edits_support import read_source
 
-        supported, partial = SimpleNamespace(verdict="supported"), SimpleNamespace(verdict="partially_supported")
-        links = [link(1), link(2), link(3)]
-        judged = {1: supported, 2: partial, 3: supported}
-        read = {1: {"live": supported}, 2: {"live": partial}, 3: {"copy": supported}}
-        with mock.patch.object(verification, "source_capture") as capture, \
-                override_settings(SIDE_ARCHIVE_CAPTURE=True):
-            verification._capture_supporting(links, judged, read)
-        self.assertEqual([c.kwargs["source"] for c in capture.call_args_list], ["source 1"])
-        with mock.patch.object(verification, "source_capture") as capture, \
-                override_settings(SIDE_ARCHIVE_CAPTURE=False):
-            verification._capture_supporting(links, judged, read)
-        capture.assert_not_called()
+        rows = [("live", "supported", None, 0), ("partial", "partially_supported", None, 0),
+                ("copy", "supported", {"read": "copy"}, 0), ("recent", "supported", {"read": "live"}, 5),
+                ("old", "supported", {"read": "live"}, 400)]
+        _, claims = article_with_claims("Capture", [ClaimRow(f"Claim {name}.", verdict, 0.9,
+                                                             cited_url=f"https://{name}.example/")
+                                                    for name, verdict, _, _ in rows])
+        expected = set()
+        for (name, _, copy, captured_days), claim in zip(rows, claims):
+            source = read_source(f"https://{name}.example/")
+            if captured_days:
+                source.captured_at = timezone.now() - timedelta(days=captured_days)
+                source.save()
+            Citation.objects.filter(url=source.url).update(source=source)
+            link = ClaimCitation.objects.get(claim=claim)
+            link.copy = copy
+            link.save()
+            if name in ("live", "old"):
+                expected.add((claim.pk, source.pk))
+        with override_settings(SIDE_ARCHIVE_CAPTURE=True, SIDE_ARCHIVE_CAPTURE_DAYS=180):
+            chosen = {(claim.pk, pk) for claim in claims for pk in sources_to_capture(claim)}
+        self.assertEqual(chosen, expected)
+        with override_settings(SIDE_ARCHIVE_CAPTURE=False):
+            self.assertEqual([pk for claim in claims for pk in sources_to_capture(claim)], [])
+
+    def test_the_capture_is_asked_on_the_fetch_queue_after_the_verdict_not_by_the_model_worker(self):
+        import django_rq
+
+        from harness.claims import ClaimRow, article_with_claims
+        from sideapp.models import Citation
+        from sideapp.pipeline import stages
+        from sideapp.pipeline.names import Queue
+        from tests.edits_support import read_source
+
+        _, claims = article_with_claims("Capture", [ClaimRow("It rose.", "supported", 0.9,
+                                                             cited_url="https://live.example/")])
+        source = read_source("https://live.example/")
+        Citation.objects.filter(url=source.url).update(source=source)
+        fetch = django_rq.get_queue(Queue.FETCH)
+        fetch.empty()
+        self.addCleanup(fetch.empty)
+        with override_settings(SIDE_ARCHIVE_CAPTURE=True), self.captureOnCommitCallbacks(execute=True):
+            stages.after_verify(claims[0])
+        jobs = fetch.get_jobs()
+        self.assertEqual([(job.func_name.rsplit(".", 1)[1], job.args) for job in jobs], [("capture_job", (source.pk,))])

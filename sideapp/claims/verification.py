@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -9,7 +10,6 @@ from django.utils import timezone
 
 from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
-from sideapp.sources.archives import source_capture
 from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.reasons import RULES
@@ -81,19 +81,20 @@ def claim_verify(*, claim: Claim) -> Claim:
         for pk, verdicts in read.items():
             judged[pk] = _from_reading(readings[pk], verdicts)
     _store(claim, links, judged, result)
-    _capture_supporting(links, judged, read if result is not None else {})
     return claim
 
 
-def _capture_supporting(links, judged: dict, read: dict) -> None:
-    """With SIDE_ARCHIVE_CAPTURE on, a live page that supports its claim is sent to a web
-    archive (at most once per URL per SIDE_ARCHIVE_CAPTURE_DAYS), against its later death."""
+def sources_to_capture(claim: Claim) -> list[int]:
+    """With SIDE_ARCHIVE_CAPTURE on: the claim's live pages that support it on their own (not
+    through an archived copy), not sent to an archive within SIDE_ARCHIVE_CAPTURE_DAYS. The
+    capture itself is a request to the archive, made on the fetch queue (pipeline.stages)."""
     if not settings.SIDE_ARCHIVE_CAPTURE:
-        return
-    for link in links:
-        live = read.get(link.pk, {}).get("live")
-        if live is not None and live.verdict == Verdict.SUPPORTED and judged[link.pk].verdict == Verdict.SUPPORTED:
-            source_capture(source=link.citation.source)
+        return []
+    since = timezone.now() - timedelta(days=settings.SIDE_ARCHIVE_CAPTURE_DAYS)
+    rows = (ClaimCitation.objects.filter(claim=claim, verdict=Verdict.SUPPORTED, citation__source__status="ok",
+                                         citation__source__used_archive=False)
+            .exclude(citation__source__captured_at__gt=since).values_list("citation__source_id", "copy"))
+    return sorted({pk for pk, copy in rows if not copy or copy.get("read") == "live"})
 
 
 def page_meta(document) -> dict:

@@ -26,6 +26,7 @@ class StageName(StrEnum):
     SCAN = "scan"
     FETCH = "fetch"
     ARCHIVE = "archive"  # the copy of a cited page as it was cited, from a web archive
+    CAPTURE = "capture"  # a live page that supports its claim, sent to a web archive (optional)
     VERIFY = "verify"
     SUGGEST = "suggest"
     CORPUS = "corpus"

@@ -80,6 +80,10 @@ def archive_job(copy_pk: int) -> str:
     return execute(ARCHIVE, copy_pk)
 
 
+def capture_job(source_pk: int) -> str:
+    return execute(CAPTURE, source_pk)
+
+
 def verify_job(claim_pk: int) -> str:
     return execute(VERIFY, claim_pk)
 
@@ -225,6 +229,13 @@ def _waiting_on(source: Source) -> list[int]:
     return list(set(asked.values_list("pk", flat=True)))
 
 
+def after_verify(claim: Claim) -> None:
+    """A verdict: live pages that support it are sent to an archive from the fetch queue (the
+    model worker makes no request to the network), then as after every claim job."""
+    enqueue_many(CAPTURE, verification.sources_to_capture(claim))
+    after_claim(claim)
+
+
 def after_claim(claim: Claim) -> None:
     """After a claim's verification or suggestion search: its open scan jobs move on.
     A claim outside any (re-verified because its source changed) starts its suggestion
@@ -355,9 +366,12 @@ ARCHIVE = Stage(
     StageName.ARCHIVE, Queue.FETCH, archive_job, load=lambda pk: ArchivedCopy.objects.filter(pk=pk).first(),
     run=_archive, then=after_archive, retry=sources.fetch_retry, since="queued_at",
     unfinished=lambda: ArchivedCopy.objects.filter(state=ArchivedCopy.State.QUEUED))
+# A courtesy to the page's future readers: no row state, nothing to recover if it is lost.
+CAPTURE = Stage(StageName.CAPTURE, Queue.FETCH, capture_job, load=lambda pk: Source.objects.filter(pk=pk).first(),
+                run=lambda source: archives.source_capture(source=source))
 VERIFY = Stage(
     StageName.VERIFY, Queue.VERIFY, verify_job, load=_claim,
-    run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_claim,
+    run=lambda claim: verification.claim_verify(claim=claim).verdict, then=after_verify,
     on_error=_verify_failed, since="queued_at", progress=progress.verify_counts, front=True,
     unfinished=lambda: Claim.objects.filter(verify_state=Claim.State.QUEUED))
 SUGGEST = Stage(
@@ -378,8 +392,8 @@ IMPORT = Stage(
     unfinished=lambda: CorpusImport.objects.filter(status__in=CorpusImport.UNFINISHED),
     since="created_at")
 
-STAGES: dict[StageName, Stage] = {s.name: s for s in (EXPAND, SCAN, FETCH, ARCHIVE, VERIFY, SUGGEST, CORPUS,
-                                                      IMPORT)}
+STAGES: dict[StageName, Stage] = {s.name: s for s in (EXPAND, SCAN, FETCH, ARCHIVE, CAPTURE, VERIFY, SUGGEST,
+                                                      CORPUS, IMPORT)}
 
 
 def scan_progress(*, job: ScanJob) -> dict[str, progress.Counts]:
