@@ -97,24 +97,46 @@ class BusyLookupAskedAgainByTheWorkersTests(TransactionTestCase):
         self.queue.empty()
         self.addCleanup(self.queue.empty)
 
-    def test_a_due_busy_lookup_is_read_by_the_fetch_worker_and_its_claim_judged_again(self):
+    def dead_citation(self, access_date: str):
         url = self.sources.url("/missing/kh-harbour-dues-2018.html")
         _, claims = article_with_claims("Harbour", [ClaimRow("Harbour dues rose by 4 per cent in 2018.",
                                                              "source_unavailable", None, cited_url=url)])
-        source = read_source(url, status="http_error")
-        Citation.objects.filter(url=url).update(source=source, access_date="2018-11-21",
+        source = read_source(url, status="http_error")  # read a minute ago: fresh, not fetched again
+        Citation.objects.filter(url=url).update(source=source, access_date=access_date,
                                                 title="Harbour dues to rise for fishing boats")
         Claim.objects.filter(pk=claims[0].pk).update(verify_state=Claim.State.DONE, current=True)
+        return source, claims[0]
+
+    def run_fetch_worker(self):
+        done = run_burst_worker("fetch", SIDE_FETCH_ALLOWLIST=SOURCES_HOST, SIDE_ARCHIVES=self.archive.setting,
+                                SIDE_ARCHIVE_RATE="0", SIDE_FETCH_HOST_DELAY="0")
+        self.assertEqual(done.returncode, 0, done.stderr[-3000:])
+
+    def assert_found_and_judged_again(self, copy: ArchivedCopy, claim: Claim):
+        copy.refresh_from_db()
+        self.assertEqual((copy.state, copy.timestamp), (ArchivedCopy.State.FOUND, "20181121093000"), copy.reason)
+        self.assertIn("will rise by 4 per cent in 2018", copy.text)
+        # Judged again with the copy: queued for the model worker (verify), no longer done.
+        self.assertEqual(Claim.objects.get(pk=claim.pk).verify_state, Claim.State.QUEUED)
+
+    def test_a_due_busy_lookup_is_read_by_the_fetch_worker_and_its_claim_judged_again(self):
+        source, claim = self.dead_citation("2018-11-21")
         copy = ArchivedCopy.objects.create(source=source, target="20181121", state=BUSY,
                                            reason="the archive answered HTTP 429: it asks for fewer requests",
                                            fetched_at=timezone.now() - timedelta(hours=2))
         self.assertEqual(sources_dispatch(source_ids=[source.pk]), 0)  # the page is fresh: not fetched again
         self.assertEqual(ArchivedCopy.objects.get(pk=copy.pk).state, ArchivedCopy.State.QUEUED)
-        done = run_burst_worker("fetch", SIDE_FETCH_ALLOWLIST=SOURCES_HOST, SIDE_ARCHIVES=self.archive.setting,
-                                SIDE_ARCHIVE_RATE="0", SIDE_FETCH_HOST_DELAY="0")
-        self.assertEqual(done.returncode, 0, done.stderr[-3000:])
-        copy.refresh_from_db()
-        self.assertEqual((copy.state, copy.timestamp), (ArchivedCopy.State.FOUND, "20181121093000"), copy.reason)
-        self.assertIn("will rise by 4 per cent in 2018", copy.text)
-        # Judged again with the copy: queued for the model worker (verify), no longer done.
-        self.assertEqual(Claim.objects.get(pk=claims[0].pk).verify_state, Claim.State.QUEUED)
+        self.run_fetch_worker()
+        self.assert_found_and_judged_again(copy, claim)
+
+    def test_a_new_citation_of_a_page_known_dead_gets_the_copy_of_its_own_day(self):
+        source, claim = self.dead_citation("2019-01-10")
+        ArchivedCopy.objects.create(source=source, target="20181121", state=ArchivedCopy.State.FOUND,
+                                    fetched_at=timezone.now())  # another citation's day, looked up before
+        sources_dispatch(source_ids=[source.pk])
+        copy = ArchivedCopy.objects.get(source=source, target="20190110")
+        self.assertEqual(copy.state, ArchivedCopy.State.QUEUED)
+        self.run_fetch_worker()
+        self.assert_found_and_judged_again(copy, claim)
+        sources_dispatch(source_ids=[source.pk])  # looked up: never asked again
+        self.assertEqual(ArchivedCopy.objects.get(pk=copy.pk).state, ArchivedCopy.State.FOUND)

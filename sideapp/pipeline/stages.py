@@ -56,7 +56,7 @@ from sideapp.scans.models import Revision, ScanItem, ScanJob
 from sideapp.scans.selectors import job_claims
 from sideapp.sources import archives
 from sideapp.sources import services as sources
-from sideapp.sources.models import ArchivedCopy, Source, retry_after
+from sideapp.sources.models import ArchivedCopy, Source
 
 log = logging.getLogger(__name__)
 CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
@@ -287,17 +287,17 @@ def sources_dispatch(*, source_ids: Iterable[int]) -> int:
                     .filter(pk__in=list(source_ids), queued_at=None))
         due = [s.pk for s in rows if not s.is_fresh]
         Source.objects.filter(pk__in=due).update(queued_at=timezone.now())
-        copies_due_dispatch(source_ids=[s.pk for s in rows if s.is_fresh])  # refetched ones ask at fetch time
+        copies_wanted_dispatch(source_ids=[s.pk for s in rows if s.is_fresh])  # a fetch asks for its own
         return enqueue_many(FETCH, due)
 
 
-def copies_due_dispatch(*, source_ids: list[int]) -> int:
-    """Queue again the archive lookups of these pages that ended busy and are due again
-    (ArchivedCopy.retry_due): the archives were slow or down, which said nothing of a copy."""
+def copies_wanted_dispatch(*, source_ids: list[int]) -> int:
+    """Queue the archive lookups that fresh pages (not fetched again) still want: a dead page
+    cited for a day none was looked up for, a lookup that ended busy and is due again."""
+    archives.sources_copies_wanted(source_ids=source_ids)
     with transaction.atomic():
         ids = list(ArchivedCopy.objects.select_for_update(skip_locked=True).filter(
-            source_id__in=source_ids, state=ArchivedCopy.State.BUSY,
-            fetched_at__lte=timezone.now() - retry_after()).values_list("pk", flat=True))
+            source_id__in=source_ids, state=ArchivedCopy.State.WANTED).values_list("pk", flat=True))
         ArchivedCopy.objects.filter(pk__in=ids).update(state=ArchivedCopy.State.QUEUED, queued_at=timezone.now())
         return enqueue_many(ARCHIVE, ids)
 

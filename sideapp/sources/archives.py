@@ -16,9 +16,10 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
-from sideapp.sources.models import ArchivedCopy, ArchiveLookup, Source
+from sideapp.sources.models import ArchivedCopy, ArchiveLookup, Source, retry_after
 from verifier_core.fetch import FetchPolicy, HostSlots
 from verifier_core.fetch.archives import Archive, Capture, parse_archives
 from verifier_core.fetch.citedates import cited_day, timestamp_day
@@ -122,14 +123,35 @@ def sources_dead_copies(*, source: Source) -> list[ArchivedCopy]:
     if not archives():
         return []
     source = Source.objects.select_related("document").get(pk=source.pk)
-    copies = []
-    for citation in source.citations.filter(archive_url=""):
+    return [copy_fetch(copy=copy) for copy in _dead_copies_wanted(source, source.citations.filter(archive_url=""))]
+
+
+def sources_copies_wanted(*, source_ids: list[int]) -> None:
+    """For pages that are not fetched again (fresh), at a scan or a patrolled edit: the copy for
+    each day a dead page is cited on that none was looked up for yet (a new citation of a page
+    known dead), and lookups that ended busy and are due again, marked wanted (the pipeline
+    queues them)."""
+    if not archives() or not source_ids:
+        return
+    bare = Prefetch("citations", queryset=Source.citations.rel.related_model.objects.filter(archive_url=""),
+                    to_attr="bare_citations")
+    for source in Source.objects.filter(pk__in=source_ids).select_related("document").prefetch_related(bare, "copies"):
+        looked_up = {copy.target for copy in source.copies.all()}
+        _dead_copies_wanted(source, [c for c in source.bare_citations if citation_target(c) not in looked_up])
+    ArchivedCopy.objects.filter(source_id__in=source_ids, state=ArchivedCopy.State.BUSY,
+                                fetched_at__lte=timezone.now() - retry_after()).update(state=ArchivedCopy.State.WANTED)
+
+
+def _dead_copies_wanted(source: Source, citations) -> list[ArchivedCopy]:
+    """The copies wanted for `citations` of `source` whose live page is not the cited work."""
+    wanted = {}
+    for citation in citations:
         citation.source = source
         if wants_dead_copy(citation, citation_page_state(citation)):
             copy = copy_wanted(source=source, target=citation_target(citation))
             if copy.state == ArchivedCopy.State.WANTED:
-                copies.append(copy_fetch(copy=copy))
-    return copies
+                wanted[copy.pk] = copy
+    return list(wanted.values())
 
 
 def copy_wanted(*, source: Source, target: str) -> ArchivedCopy:
