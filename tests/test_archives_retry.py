@@ -11,7 +11,8 @@ from django.utils import timezone
 from harness.claims import ClaimRow, article_with_claims
 from harness.demo import SOURCES_DIR
 from harness.webserver import SourceServer
-from sideapp.claims.models import Claim
+from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.claims.offers import archive_offer
 from sideapp.models import Citation
 from sideapp.pipeline.names import Queue
 from sideapp.pipeline.stages import sources_dispatch
@@ -54,6 +55,19 @@ class BusyLookupRetryTests(TestCase):
                                                fetched_at=timezone.now() - timedelta(days=30))
             self.assertTrue(copy.looked_up)
             self.assertEqual(copy_wanted(source=self.source, target="20190301").state, state)
+
+    def test_dead_link_is_offered_only_once_the_archives_said_they_hold_no_copy(self):
+        _, claims = article_with_claims("Regatta", [ClaimRow("The regatta moved in 2004.", "source_unavailable", None,
+                                                             cited_url=URL)])
+        gone = read_source(URL, status="http_error")
+        Citation.objects.filter(url=URL).update(source=gone, access_date="2019-03-01")
+        ClaimCitation.objects.filter(claim=claims[0]).update(page_state="gone")
+        copy = self.busy(minutes_ago=5)
+        offer = archive_offer(Claim.objects.get(pk=claims[0].pk))
+        self.assertFalse(offer.offered)
+        self.assertIn("not known yet", offer.why_not)
+        ArchivedCopy.objects.filter(pk=copy.pk).update(state=ArchivedCopy.State.NONE)
+        self.assertTrue(archive_offer(Claim.objects.get(pk=claims[0].pk)).offered)
 
     def test_the_reading_asks_for_the_copy_again_once_the_busy_lookup_is_due(self):
         _, claims = article_with_claims("Regatta", [ClaimRow("The regatta moved in 2004.", "not_supported", 0.1,

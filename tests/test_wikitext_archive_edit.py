@@ -105,6 +105,11 @@ class ArchiveOfferTests(unittest.TestCase):
         self.assertFalse(archive_decision([self.page(verdict="source_unavailable", read="", dead_tagged=True)]).offered)
         self.assertFalse(archive_decision([self.page(has_archive=True)]).offered)
 
+    def test_no_dead_link_tag_while_the_archives_have_not_answered(self):
+        waiting = archive_decision([self.page(verdict="source_unavailable", read="", lookup="pending")])
+        self.assertFalse(waiting.offered)
+        self.assertIn("not known yet", waiting.why_not)
+
     def test_url_status_says_what_became_of_the_page(self):
         self.assertEqual([url_status(s) for s in ("usurped", "soft404", "home", "changed")],
                          ["usurped", "dead", "dead", "live"])

@@ -125,12 +125,11 @@ def _archive(copy: ArchivedCopy) -> str:
 
 
 def after_archive(copy: ArchivedCopy) -> None:
-    """Claims citing the page that waited for its copy are judged again, with it; a copy
-    found by a lookup asked again (it had ended busy) is news to claims judged without it."""
+    """Claims citing the page are judged again with what the lookup ended with (a copy, none,
+    or busy): those that waited for it, and those judged while it was still to come (a lookup
+    queued at a scan or patrolled edit, or asked again)."""
     citing = Claim.objects.filter(claim_citations__citation__source_id=copy.source_id)
-    copy.refresh_from_db(fields=["state"])  # the row as loaded for the job, before the lookup
-    if copy.found:
-        citing.filter(current=True, verify_state=Claim.State.DONE).update(verify_state=Claim.State.PENDING)
+    citing.filter(current=True, verify_state=Claim.State.DONE).update(verify_state=Claim.State.PENDING)
     claims_dispatch(claim_ids=citing.filter(verify_state=Claim.State.PENDING).values_list("pk", flat=True))
 
 

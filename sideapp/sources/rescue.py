@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from sideapp.sources.archives import archives, citation_target
+from sideapp.sources.models import ArchivedCopy
 from verifier_core.fetch.citedates import timestamp_day
 from verifier_core.fetch.pagestate import NOT_THE_WORK, UNREADABLE, USURPED
 from verifier_core.verification import Verdict
@@ -34,6 +36,9 @@ class CitedPage:
     read: str  # which copy its verdict read: "live", "copy", "both", "citation_archive", ""
     has_archive: bool  # the citation carries an archive-url already
     dead_tagged: bool  # it carries {{dead link}} already
+    # The archives' answer for the citation's day: "none" (no copy; also where no archive is
+    # configured), "found", or "pending" (not asked yet, or busy: they did not answer).
+    lookup: str = "none"
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,9 @@ def _one(page: CitedPage) -> ArchiveDecision:
         if page.dead_tagged:
             return ArchiveDecision(False, "This citation is already tagged {{dead link}}, and no archive holds "
                                           "a copy of it.")
+        if page.lookup == "pending":
+            return ArchiveDecision(False, "Whether a web archive holds a copy of it is not known yet (the archives "
+                                          "have not answered); {{dead link}} is offered once they say they hold none.")
         return ArchiveDecision(True, key=page.key, kind=DEAD_LINK)
     return ArchiveDecision(False, "The live page is the cited work; it is left alone.")
 
@@ -98,8 +106,26 @@ def rescue_change(wikitext: str, *, target: RefTarget, link, today: date) -> Wik
 
 
 def cited_pages(links) -> list[CitedPage]:
-    """Facts of a claim's ClaimCitation rows (their citations loaded)."""
+    """Facts of a claim's ClaimCitation rows (their citations loaded). The archives' answer is
+    read (one query) only for dead pages with no copy read, where {{dead link}} could be offered."""
+    dead = [l for l in links if l.page_state in NOT_THE_WORK and l.verdict == Verdict.SOURCE_UNAVAILABLE
+            and l.citation.source_id and not l.citation.archive_url]
+    lookups = _lookups(dead)
     return [CitedPage(key=link.pk, verdict=link.verdict, page_state=link.page_state,
                       read=(link.copy or {}).get("read", ""), has_archive=bool(link.citation.archive_url),
-                      dead_tagged="dead link" in (link.citation.flags or []))
+                      dead_tagged="dead link" in (link.citation.flags or []), lookup=lookups.get(link.pk, "none"))
             for link in links]
+
+
+def _lookups(links) -> dict[int, str]:
+    """{ClaimCitation pk: "none" | "found" | "pending"} for dead citations, by their day's copy."""
+    if not links or not archives():
+        return {}
+    State = ArchivedCopy.State
+    states = {(c.source_id, c.target): c.state for c in ArchivedCopy.objects.filter(
+        source_id__in={l.citation.source_id for l in links}).only("source_id", "target", "state")}
+    out = {}
+    for link in links:
+        state = states.get((link.citation.source_id, citation_target(link.citation)))
+        out[link.pk] = ("none" if state == State.NONE else "found" if state == State.FOUND else "pending")
+    return out
