@@ -64,6 +64,13 @@ class MentionTests(SimpleTestCase):
         self.assertNotIn("visitors", found)  # the page says "visit"
 
 
+    def test_an_irregular_form_of_a_word_the_page_uses_is_mentioned(self):
+        text = "Dues for fishing boats will rise by 4 per cent in 2018. Two women and their children sold the boat."
+        self.assertEqual(missing("Dues had risen by 4 per cent in 2018.", text), [])
+        self.assertEqual(missing("A woman and a child sell the boat; dues rose by 4 per cent in 2018.", text), [])
+        self.assertEqual(missing("The mice had risen by 4 per cent in 2018.", text), ["mice"])
+
+
 class FigureWordingTests(SimpleTestCase):
     def test_an_area_names_what_it_is_the_area_of(self):
         page = fixture_page("acp-river-arle.html")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 from verifier_core.verification.figures import Quantity, quantities
 from verifier_core.verification.lexical import term_spans
@@ -32,12 +33,11 @@ _MEASURES = {
     "power": "power output",
     "amount": "cost costs costing price priced worth value valued paid budget",
 }
-# Forms no stemmer joins: a page that says "born" mentions a birth, "women" a woman.
+# Related words no stemmer or inflection joins: a page that says "born" mentions a birth.
+# (Inflections, "risen" and "rose" of "rise", "women" of "woman", come from lemminflect.)
 _FORMS = {"birth": "born", "born": "birth", "death": "died dead dies die", "died": "death dead", "dead": "death died",
-          "marriage": "married marry", "married": "marriage", "woman": "women", "women": "woman", "man": "men",
-          "men": "man", "child": "children", "children": "child", "person": "people", "people": "person",
-          "won": "win wins winner victory", "win": "won", "sold": "sell sale", "sale": "sold", "bought": "buy",
-          "built": "build", "began": "begin", "begun": "begin", "led": "lead leader", "fell": "fall"}
+          "marriage": "married marry", "married": "marriage", "person": "people", "people": "person",
+          "won": "winner victory", "sold": "sale", "sale": "sold", "led": "leader"}
 # Words too general to carry a claim: naming them sends the editor after nothing.
 GENERAL = frozenset(
     "be become became been make made take took taken give gave given get got go went come came keep kept hold held "
@@ -106,9 +106,21 @@ def _general(written: str) -> bool:
 
 
 def _word_mentioned(written: str, term: str, page_terms, page_lower: str) -> bool:
-    forms = [written.lower(), *_FORMS.get(written.lower(), "").split()]
+    low = written.lower()
+    forms = [low, *_FORMS.get(low, "").split(), *inflections(low)]
     return any(near_form(t, page_terms) or _in_text(w, t, page_lower)
-               for w in forms for _, _, t in term_spans(w) or [(0, 0, w)])
+               for w in dict.fromkeys(forms) for _, _, t in term_spans(w) or [(0, 0, w)])
+
+
+@lru_cache(maxsize=4096)
+def inflections(word: str) -> tuple[str, ...]:
+    """Every inflected form of the word's lemmas ("risen": rise, rises, rose, rising...;
+    "women": woman), irregular ones included, from lemminflect's tables (no model)."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    lemmas = {lemma for found in getAllLemmas(word).values() for lemma in found}
+    forms = {form for lemma in lemmas for found in getAllInflections(lemma).values() for form in found}
+    return tuple(sorted(lemmas | forms))
 
 
 def _in_text(written: str, term: str, page_lower: str) -> bool:
