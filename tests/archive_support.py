@@ -9,6 +9,10 @@ import unittest
 from pathlib import Path
 
 from harness.archive import LocalArchive, demo_archive_start, pywb_available
+from harness.demo import SOURCES_DIR
+from harness.webserver import SourceServer
+
+SOURCES_HOST = "127.0.0.2"  # the cited pages' own loopback address, allow-listed by the tests
 
 
 def require_pywb() -> None:
@@ -38,3 +42,22 @@ class ArchiveOnLoopback:
     def stop(self) -> None:
         self.archive.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class WithArchiveOnLoopback:
+    """For a test class: the demo's cited pages served on SOURCES_HOST (`cls.sources`) and a
+    real pywb archive of them (`cls.archive`), for the whole class."""
+
+    @classmethod
+    def setUpClass(cls):
+        require_pywb()
+        super().setUpClass()
+        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST)
+        cls.sources.start()
+        cls.archive = ArchiveOnLoopback().start(cls.sources.base_url)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.archive.stop()
+        cls.sources.stop()
+        super().tearDownClass()

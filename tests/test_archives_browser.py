@@ -8,29 +8,23 @@ import uuid
 
 from django.test import override_settings
 
-from harness.demo import DEMO_CATEGORY, SOURCES_DIR, WIKI_DIR, read_wiki_file
-from harness.webserver import SourceServer
+from harness.demo import DEMO_CATEGORY, WIKI_DIR, read_wiki_file
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.edits.models import AuditEntry
 from sideapp.sources.models import ArchivedCopy
-from tests.archive_support import ArchiveOnLoopback, require_pywb
+from tests.archive_support import SOURCES_HOST, WithArchiveOnLoopback
 from tests.browser_support import BrowserTestCase
 from tests.users import cast
 from tests.wiki_support import demo_wiki, scan_titles
 from tests.worker_support import run_burst_worker
 
-SOURCES_HOST = "127.0.0.2"
 MODEL_WORKER = "sideapp.pipeline.worker.SideModelWorker"
 
 
-class ArchivedCopiesEndToEndTests(BrowserTestCase):
+class ArchivedCopiesEndToEndTests(WithArchiveOnLoopback, BrowserTestCase):
     @classmethod
     def setUpClass(cls):
-        require_pywb()
         super().setUpClass()
-        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST)
-        cls.sources.start()
-        cls.archive = ArchiveOnLoopback().start(cls.sources.base_url)
         cls.wiki = demo_wiki(cls.sources.base_url)
         # Its own copy of the demo article, so that the edits saved here touch no other test's page.
         cls.title = f"Kellhaven Harbour {uuid.uuid4().hex[:8]}"
@@ -40,12 +34,6 @@ class ArchivedCopiesEndToEndTests(BrowserTestCase):
         cls.bot = cls.wiki.bot_password("Side editor bot", "bot-account-password")
         cls.env = {"SIDE_FETCH_ALLOWLIST": SOURCES_HOST, "SIDE_FETCH_HOST_DELAY": "0", "SIDE_FETCH_RETRIES": "0",
                    "SIDE_ARCHIVES": cls.archive.setting, "SIDE_ARCHIVE_RATE": "0"}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.archive.stop()
-        cls.sources.stop()
-        super().tearDownClass()
 
     def setUp(self):
         super().setUp()

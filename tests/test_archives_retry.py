@@ -9,8 +9,6 @@ from django.test import TestCase, TransactionTestCase, override_settings
 from django.utils import timezone
 
 from harness.claims import ClaimRow, article_with_claims
-from harness.demo import SOURCES_DIR
-from harness.webserver import SourceServer
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.claims.offers import archive_offer
 from sideapp.models import Citation
@@ -19,12 +17,11 @@ from sideapp.pipeline.stages import sources_dispatch
 from sideapp.sources.archives import copy_wanted
 from sideapp.sources.models import ArchivedCopy
 from sideapp.sources.reading import citation_reading, copies_of
-from tests.archive_support import ArchiveOnLoopback, require_pywb
+from tests.archive_support import SOURCES_HOST, WithArchiveOnLoopback
 from tests.edits_support import read_source
 from tests.worker_support import run_burst_worker
 
 URL = "https://moved.example/regatta"
-SOURCES_HOST = "127.0.0.2"
 BUSY = ArchivedCopy.State.BUSY
 
 
@@ -83,24 +80,10 @@ class BusyLookupRetryTests(TestCase):
         self.assertTrue(due.wants_copy("not_supported"))
 
 
-class BusyLookupAskedAgainByTheWorkersTests(TransactionTestCase):
+class BusyLookupAskedAgainByTheWorkersTests(WithArchiveOnLoopback, TransactionTestCase):
     """The real pipeline: a rescan of an article whose dead page's lookup ended busy two
     hours ago queues the lookup again (the page itself is fresh: not fetched again), a real
     fetch worker reads the copy from a real pywb, and the claim is judged again with it."""
-
-    @classmethod
-    def setUpClass(cls):
-        require_pywb()
-        super().setUpClass()
-        cls.sources = SourceServer(SOURCES_DIR, host=SOURCES_HOST)
-        cls.sources.start()
-        cls.archive = ArchiveOnLoopback().start(cls.sources.base_url)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.archive.stop()
-        cls.sources.stop()
-        super().tearDownClass()
 
     def setUp(self):
         settings = override_settings(SIDE_FETCH_ALLOWLIST=[SOURCES_HOST], SIDE_ARCHIVES=self.archive.setting,
