@@ -124,17 +124,28 @@ def _lxml_tree(html: str):
     return lxml.html.document_fromstring(html.encode("utf-8", errors="replace"), parser=parser)
 
 
-def _plain_html(html: str) -> tuple[str, str]:
-    """(title, all visible text): the fallback when trafilatura finds no main text."""
+def _parsed(html: str):
+    """The page as an lxml tree, parsed once for its title, metadata and visible text; None
+    where lxml cannot read it."""
     try:
-        tree = _lxml_tree(html)
+        return _lxml_tree(html)
     except (lxml.etree.ParserError, ValueError):
-        return "", ""
-    title_node = tree.find(".//title")
-    title = " ".join(title_node.text_content().split()) if title_node is not None else ""
+        return None
+
+
+def _title_of(tree) -> str:
+    node = tree.find(".//title") if tree is not None else None
+    return node.text_content() if node is not None else ""
+
+
+def _visible_text(tree) -> str:
+    """All visible text: the fallback when trafilatura finds no main text. Drops the
+    scripts, styles and head from `tree`: read it last."""
+    if tree is None:
+        return ""
     for node in tree.xpath("//script|//style|//noscript|//template|//head"):
         node.drop_tree()
-    return title, " ".join(" ".join(tree.itertext()).split())
+    return " ".join(" ".join(tree.itertext()).split())
 
 
 def _trafilatura(html: str, url: str | None) -> tuple[str, str, str]:
@@ -175,14 +186,6 @@ def _is_host(name: str, url: str | None) -> bool:
     return bool(host) and bare in {host.removeprefix("www."), host.split(":")[0].removeprefix("www.")}
 
 
-def _raw_title(html: str) -> str:
-    try:
-        node = _lxml_tree(html).find(".//title")
-    except (lxml.etree.ParserError, ValueError):
-        return ""
-    return node.text_content() if node is not None else ""
-
-
 def has_paywall_markers(text: str) -> bool:
     lowered = text.lower()
     return any(marker in lowered for marker in PAYWALL_MARKERS)
@@ -190,14 +193,15 @@ def has_paywall_markers(text: str) -> bool:
 
 def html_extract(html: str, url: str | None) -> Extracted:
     title, text, sitename = _trafilatura(html, url)
-    plain_title, plain_text = ("", "")
-    if not text or not title or len(text) < PAYWALL_MAX_CHARS:
-        plain_title, plain_text = _plain_html(html)
+    tree = _parsed(html)  # once, for the metadata, the <title> and the visible text (last: it drops nodes)
+    meta = page_metadata(html, url, tree=tree).to_json()
+    plain_title = " ".join(_title_of(tree).split())
+    plain_text = _visible_text(tree) if not text or not title or len(text) < PAYWALL_MAX_CHARS else ""
     text = text or plain_text
     # The wall itself is often an overlay that trafilatura drops: look at all the text.
     paywalled = len(text) < PAYWALL_MAX_CHARS and has_paywall_markers(plain_text or text)
-    named = site_name(sitename, "", url) or site_name("", plain_title or _raw_title(html), url)
-    return Extracted(title or plain_title, text, paywalled, named, page_metadata(html, url).to_json())
+    named = site_name(sitename, "", url) or site_name("", plain_title, url)
+    return Extracted(title or plain_title, text, paywalled, named, meta)
 
 
 def pdf_extract(body: bytes) -> Extracted:

@@ -64,14 +64,16 @@ _BYLINE_XPATH = ("//*[@rel='author']", "//*[contains(concat(' ', normalize-space
                  "//*[@itemprop='author']")
 
 
-def page_metadata(html: str, url: str | None = None) -> PageMeta:
-    """The page's own metadata; empty fields where it says nothing."""
-    try:
-        tree = lxml.html.document_fromstring(
-            (html or "<html></html>").encode("utf-8", errors="replace"),
-            parser=lxml.html.HTMLParser(encoding="utf-8"))
-    except (lxml.etree.ParserError, ValueError):
-        return PageMeta()
+def page_metadata(html: str, url: str | None = None, *, tree=None) -> PageMeta:
+    """The page's own metadata; empty fields where it says nothing. `tree`: the page already
+    parsed by lxml (not modified here), so that a fetch parses it once."""
+    if tree is None:
+        try:
+            tree = lxml.html.document_fromstring(
+                (html or "<html></html>").encode("utf-8", errors="replace"),
+                parser=lxml.html.HTMLParser(encoding="utf-8"))
+        except (lxml.etree.ParserError, ValueError):
+            return PageMeta()
     metas = _meta_tags(tree)
     ld = _json_ld(tree)
     raw_title = _clean(_text(tree.find(".//title")))
