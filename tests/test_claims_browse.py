@@ -111,6 +111,17 @@ class ClaimListFilterTests(TestCase):
         self.assertEqual(listed(third), [f"Claim {n}." for n in range(100, 130)])
         self.assertContains(third, "130 claims, page 3 of 3")
 
+    @override_settings(SIDE_LIST_COUNT_CAP=100)
+    def test_a_long_search_counts_up_to_the_cap_best_match_first_and_every_page_opens(self):
+        article_with_claims("Long", [ClaimRow(f"Claim {n} of the weir." if n % 7 else f"Weir claim {n}, of the weir.",
+                                              score=n / 1000) for n in range(130)])
+        first = self.get(q="weir")
+        self.assertContains(first, "More than 100 claims, page 1")
+        self.assertEqual(listed(first)[:2], ["Weir claim 0, of the weir.", "Weir claim 7, of the weir."])  # twice the word
+        third = self.get(q="weir", page=3)  # past the cap: counted further
+        self.assertEqual(len(listed(third)), 30)
+        self.assertContains(third, "130 claims, page 3 of 3")
+
     def test_htmx_gets_the_rows_only_and_the_answer_varies_on_it(self):
         response = self.client.get(reverse("claim_list"), {"q": "viaduct"}, HTTP_HX_REQUEST="true")
         self.assertNotContains(response, "<html")

@@ -16,7 +16,7 @@ from sideapp.claims.wording import claim_page
 from sideapp.scans.selectors import several_wikis
 from sideapp.sources.lists import BUCKETS
 from sideapp.web.roles import EDITOR, role_required
-from sideapp.web.paging import capped_page
+from sideapp.web.paging import capped_page, ranked_page
 from sideapp.web.errors import mark_fragment
 from sideapp.web.shortcuts import found_or_404, is_htmx, render_page
 
@@ -26,8 +26,13 @@ def claim_list(request):
     form = ClaimFilterForm(request.GET)
     filters = form.filters()
     claims = browse.claim_list(filters=filters, user=request.user)
-    page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"))
-    page.object_list = browse.claim_rows(pks=list(page.object_list.values_list("pk", flat=True)), user=request.user)
+    if filters.q:  # ranked: ids and count in one query
+        page = ranked_page(claims, browse.PAGE_SIZE, request.GET.get("page"))
+        pks = list(page.object_list)
+    else:
+        page = capped_page(claims, browse.PAGE_SIZE, request.GET.get("page"))
+        pks = list(page.object_list.values_list("pk", flat=True))
+    page.object_list = browse.claim_rows(pks=pks, user=request.user)
     query = request.GET.copy()
     query.pop("page", None)
     elsewhere, no_words = None, False

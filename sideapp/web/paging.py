@@ -24,7 +24,10 @@ class CappedPaginator(Paginator):
     def count(self) -> int:
         """Matching rows, counted up to one past the cap, in no order: any order would
         make PostgreSQL find (and often sort) every matching row before it can stop,
-        where unordered it stops at the cap's row, whatever index or scan it reads."""
+        where unordered it stops at the cap's row, whatever index or scan it reads. (A list
+        of ids, as ranked_page reads, is counted as it is.)"""
+        if isinstance(self.object_list, list):
+            return len(self.object_list)
         return self.object_list.values("pk").order_by()[: self.cap + 1].count()
 
     @property
@@ -34,3 +37,12 @@ class CappedPaginator(Paginator):
 
 def capped_page(object_list, per_page: int, wanted):
     return CappedPaginator(object_list, per_page, wanted=wanted).get_page(wanted)
+
+
+def ranked_page(object_list, per_page: int, wanted):
+    """A page of a ranked list (a search) read in one query: its ids up to one past the cap,
+    best first. Ranking reads every match anyway, so the count comes with it at no cost; the
+    page's rows are then read by id."""
+    probe = CappedPaginator([], per_page, wanted=wanted)
+    ids = list(object_list.values_list("pk", flat=True)[: probe.cap + 1])
+    return CappedPaginator(ids, per_page, wanted=wanted, cap=probe.cap).get_page(wanted)
