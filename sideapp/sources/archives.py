@@ -20,6 +20,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from sideapp.sources.models import ArchivedCopy, ArchiveLookup, Source, retry_after
+from sideapp.sources.politeness import RedisHostSlots, fetch_policy
 from verifier_core.fetch import FetchPolicy, HostSlots
 from verifier_core.fetch.archives import Archive, Capture, parse_archives
 from verifier_core.fetch.citedates import cited_day, timestamp_day
@@ -49,14 +50,10 @@ def _archive_slots():
         return HostSlots(min_delay=0)
     from django_rq import get_connection
 
-    from sideapp.sources.politeness import RedisHostSlots
-
     return RedisHostSlots(get_connection("fetch"), min_delay=delay, prefix="side:archive")
 
 
 def archive_fetch_policy() -> FetchPolicy:
-    from sideapp.sources.services import fetch_policy
-
     return replace(fetch_policy(), user_agent=settings.SIDE_ARCHIVE_USER_AGENT, host_slot=_archive_slots())
 
 

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+from functools import lru_cache
 from typing import Iterator
 
 import redis
+from django.conf import settings
+
+from verifier_core.fetch import FetchPolicy, HostSlots
 
 
 class RedisHostSlots:
@@ -42,3 +46,25 @@ class RedisHostSlots:
             wait = float(last) + self.min_delay - time.time()
             if wait > 0:
                 time.sleep(min(wait, self.min_delay))
+
+
+@lru_cache(maxsize=1)
+def _host_slots():
+    """Politeness across all worker processes when Redis is there, else within this one."""
+    if settings.SIDE_FETCH_HOST_DELAY <= 0:
+        return HostSlots(min_delay=0)
+    from django_rq import get_connection
+
+    return RedisHostSlots(get_connection("fetch"), min_delay=settings.SIDE_FETCH_HOST_DELAY)
+
+
+def fetch_policy() -> FetchPolicy:
+    return FetchPolicy(
+        connect_timeout=settings.SIDE_FETCH_CONNECT_TIMEOUT,
+        read_timeout=settings.SIDE_FETCH_READ_TIMEOUT,
+        max_bytes=settings.SIDE_FETCH_MAX_BYTES,
+        max_redirects=settings.SIDE_FETCH_MAX_REDIRECTS,
+        user_agent=settings.SIDE_FETCH_USER_AGENT,
+        allowlist=tuple(settings.SIDE_FETCH_ALLOWLIST),
+        host_slot=_host_slots(),
+    )

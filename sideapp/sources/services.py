@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from functools import lru_cache
 
 from django.conf import settings
 from django.db import transaction
@@ -12,37 +11,14 @@ from django.utils import timezone
 from sideapp.claims.models import Citation, Claim
 from sideapp.sources.archives import sources_dead_copies
 from sideapp.sources.models import Source, SourceDocument
-from verifier_core.fetch import FetchPolicy, FetchResult, HostSlots, fetch_source
+from sideapp.sources.politeness import fetch_policy
+from verifier_core.fetch import FetchResult, fetch_source
 
 log = logging.getLogger(__name__)
 
 
 class TransientFetchFailure(Exception):
     """Raised so that RQ retries the job later; the source stays pending meanwhile."""
-
-
-@lru_cache(maxsize=1)
-def _host_slots():
-    """Politeness across all worker processes when Redis is there, else within this one."""
-    if settings.SIDE_FETCH_HOST_DELAY <= 0:
-        return HostSlots(min_delay=0)
-    from django_rq import get_connection
-
-    from sideapp.sources.politeness import RedisHostSlots
-
-    return RedisHostSlots(get_connection("fetch"), min_delay=settings.SIDE_FETCH_HOST_DELAY)
-
-
-def fetch_policy() -> FetchPolicy:
-    return FetchPolicy(
-        connect_timeout=settings.SIDE_FETCH_CONNECT_TIMEOUT,
-        read_timeout=settings.SIDE_FETCH_READ_TIMEOUT,
-        max_bytes=settings.SIDE_FETCH_MAX_BYTES,
-        max_redirects=settings.SIDE_FETCH_MAX_REDIRECTS,
-        user_agent=settings.SIDE_FETCH_USER_AGENT,
-        allowlist=tuple(settings.SIDE_FETCH_ALLOWLIST),
-        host_slot=_host_slots(),
-    )
 
 
 def fetch_retry():
