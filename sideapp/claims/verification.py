@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.sources.models import Source
 from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.reasons import RULES
@@ -91,7 +92,7 @@ def sources_to_capture(claim: Claim) -> list[int]:
     if not settings.SIDE_ARCHIVE_CAPTURE:
         return []
     since = timezone.now() - timedelta(days=settings.SIDE_ARCHIVE_CAPTURE_DAYS)
-    rows = (ClaimCitation.objects.filter(claim=claim, verdict=Verdict.SUPPORTED, citation__source__status="ok",
+    rows = (ClaimCitation.objects.filter(claim=claim, verdict=Verdict.SUPPORTED, citation__source__status=Source.Status.OK,
                                          citation__source__used_archive=False)
             .exclude(citation__source__captured_at__gt=since).values_list("citation__source_id", "copy"))
     return sorted({pk for pk, copy in rows if not copy or copy.get("read") == "live"})

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from sideapp.sources.models import ArchivedCopy, ArchiveLookup, Source, retry_after
@@ -26,7 +26,7 @@ from verifier_core.fetch.archives import Archive, Capture, parse_archives
 from verifier_core.fetch.citedates import cited_day, timestamp_day
 from verifier_core.fetch.copies import CopyOutcome, find_copy
 from verifier_core.fetch.metadata import PageMeta
-from verifier_core.fetch.pagestate import CitedWork, PageState, PageView, page_state
+from verifier_core.fetch.pagestate import NOT_THE_WORK, CitedWork, PageState, PageView, page_state
 
 log = logging.getLogger(__name__)
 # Failures where an archive may hold what the live address no longer gives. Not "blocked",
@@ -132,7 +132,11 @@ def sources_copies_wanted(*, source_ids: list[int]) -> None:
         return
     bare = Prefetch("citations", queryset=Source.citations.rel.related_model.objects.filter(archive_url=""),
                     to_attr="bare_citations")
-    for source in Source.objects.filter(pk__in=source_ids).select_related("document").prefetch_related(bare, "copies"):
+    # Only pages that may not be the cited work: not read, or judged so for a citation already
+    # (a live page that is the cited work, most of them, loads no text and no citations here).
+    maybe_dead = Q(~Q(status=Source.Status.OK) | Q(citations__claim_citations__page_state__in=NOT_THE_WORK))
+    sources = Source.objects.filter(maybe_dead, pk__in=source_ids).distinct()
+    for source in sources.select_related("document").prefetch_related(bare, "copies"):
         looked_up = {copy.target for copy in source.copies.all()}
         _dead_copies_wanted(source, [c for c in source.bare_citations if citation_target(c) not in looked_up])
     ArchivedCopy.objects.filter(source_id__in=source_ids, state=ArchivedCopy.State.BUSY,
