@@ -61,6 +61,16 @@ class ReasonWordingTests(SimpleTestCase):
         self.assertEqual(reason, "“Gull Point light” says it: “In 1931 ...”; “Plan your visit” supports no part of it")
         self.assertEqual(reason_with_citations("the source says it", "supported", [history], history), "the source says it")
 
+    def test_a_citation_that_gives_another_figure_contradicts_the_claim_rather_than_supporting_no_part(self):
+        figure = "the source gives the date the tower was first lit as 1 October 1862, not 1 October 1872"
+        cited = [Cited("History", "not_supported", HIGH, 0.1, contradicts=True),
+                 Cited("Gull Point light", "not_supported", HIGH, 0.1, contradicts=True)]
+        self.assertEqual(reason_with_citations(figure, "not_supported", cited),
+                         f"{figure}; “History” and “Gull Point light” contradict it")
+        cited = [Cited("History", "not_supported", contradicts=True), Cited("Plan your visit", "not_supported")]
+        self.assertEqual(reason_with_citations(figure, "not_supported", cited),
+                         f"{figure}; “History” contradicts it; “Plan your visit” supports no part of it")
+
     def test_one_citation_adds_nothing_to_its_own_reason(self):
         self.assertEqual(reason_with_citations("no passage of the source states it", "not_supported",
                                                [Cited("Stone", "not_supported")]), "no passage of the source states it")
@@ -133,6 +143,25 @@ class VerifiedWithTwoSourcesTests(TestCase):
         self.assertEqual((otters["verdict"], otters["verdict_words"]), ("not_supported", "not supported"))
         self.assertNotIn("1931", otters["quote"])  # its own closest line, never the other page's
         self.assertEqual(otters["url"], "https://example.org/otters")
+
+
+class ContradictedByOneOfTwoSourcesTests(TestCase):
+    """The real verifier on a claim whose year one source gives otherwise and the other
+    does not discuss: the first contradicts it, the second supports no part of it."""
+
+    @classmethod
+    def setUpTestData(cls):
+        art, revision = article("Kellhaven Lighthouse")
+        otters = _source("https://example.org/otters", OTTERS, "Otters on the Arle")
+        history = _source("https://example.org/light", SAYS_IT, "Gull Point light marks 150 years")
+        cls.claim = claim_verify(claim=_claim_citing(art, revision, otters, history, text=CLAIM.replace("1931", "1941")))
+
+    def test_the_reason_names_the_source_that_gives_another_year_as_contradicting_it(self):
+        self.assertEqual(self.claim.verdict, "not_supported")
+        self.assertTrue(self.claim.verify_reason.startswith("the source gives the year"), self.claim.verify_reason)
+        self.assertIn("as 1931, not 1941", self.claim.verify_reason)
+        self.assertIn("“Gull Point light marks 150 years” contradicts it", self.claim.verify_reason)
+        self.assertIn("“Otters on the Arle” supports no part of it", self.claim.verify_reason)
 
 
 class NoBetterSourceTests(CastMixin, TestCase):

@@ -151,3 +151,26 @@ class RoundingAndMonthTests(SimpleTestCase):
         self.assertEqual(reasons("The committee set the debates to begin in April 2019.",
                                  "The committee set the debates for June."), [])
         self.assertEqual(reasons("The committee set the debates for November.", source), [])
+
+    def test_a_full_date_with_one_part_changed_is_the_same_event_misdated(self):
+        # Two facts in one sentence: the sentence stating most of the claim is the designer's,
+        # and the source says "the lamp" where the claim says "the tower".
+        source = ("The tower was designed by the engineer Josiah Penhallow and rises 31 metres. "
+                  "After three seasons the lamp was lit for the first time on the evening of 1 October 1862.")
+        claim = "The tower was designed by the engineer Josiah Penhallow and first lit on {}."
+        wrong = ["the source gives the date the tower was first lit as 1 October 1862, not {}"]
+        for date in ("1 October 1872", "2 October 1862", "1 November 1862"):
+            self.assertEqual(reasons(claim.format(date), source), [wrong[0].format(date)], date)
+        self.assertEqual(reasons(claim.format("1 October 1862"), source), [])
+
+    def test_a_near_date_needs_the_claim_s_words_and_must_be_the_only_one(self):
+        claim = "The lamp was first lit on 1 October 1872."
+        # Another event on the same day of another year, in other words: no rival.
+        self.assertEqual(reasons(claim, "The keepers' cottages were finished on 1 October 1868."), [])
+        # Two days the source could mean (an anniversary kept in several years): neither is named.
+        self.assertEqual(reasons("The tower was first lit on 1 October 1872.",
+                                 "The lamp was first lit on 1 October 1862. The lamp was first lit again on "
+                                 "1 October 1882 after the fire."), [])
+        # A date of the claimed month and year agrees with it: nothing to say.
+        self.assertEqual(reasons(claim, "The lamp was first lit in October 1872, on 2 October 1872 by one account."),
+                         [])

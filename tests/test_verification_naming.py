@@ -39,6 +39,12 @@ class EventNamingTests(SimpleTestCase):
         claim = "Marlow was later jailed for breaking the bylaw and released in April 2010."
         self.assertEqual(named("date", claim, "April 2010"), "the date Marlow was released")
 
+    def test_a_coordinated_verb_keeps_its_adverb_and_an_irregular_participle_is_a_verb(self):
+        claim = "The tower was designed by the engineer Josiah Penhallow and first lit on 1 October 1862."
+        self.assertEqual(named("date", claim, "1 October 1862"), "the date the tower was first lit")
+        self.assertEqual(named("year", "The line was closed in 1964 and later reopened in 1994.", "1994"),
+                         "the year the line was later reopened")
+
     def test_it_names_nothing_where_it_finds_no_event(self):
         self.assertEqual(named("year", "The target to close all the old mills is 2021.", "2021"), "")
         self.assertEqual(named("year", "The aim in 1998 was to be ranked first.", "1998"), "")  # an infinitive

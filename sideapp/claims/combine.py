@@ -7,8 +7,8 @@ on the union of their evidence (verifier_core). Two rules join them here, on pla
   the best of them alone (a second source that supports the claim makes it supported,
   whatever the first one says);
 - with several citations, the claim's reason names each by its title: the ones that
-  support no part of it, those that could not be read, and, when the others fail, the
-  ones that carry it. One reason under the claim then never passes one source's word off
+  support no part of it, those that give another figure for the claim's (contradict it),
+  those that could not be read, and, when the others fail, the ones that carry it. One reason under the claim then never passes one source's word off
   as another's.
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ class Cited:
     verdict: str
     confidence: str = ""
     score: float | None = None
+    contradicts: bool = False  # its source gives another figure for the claim's (a figure reason)
 
 
 def citation_name(citation) -> str:
@@ -92,8 +93,12 @@ def citations_said(verdict: str, cited: list[Cited], named: Cited | None = None)
         partly = [c for c in by[Verdict.PARTIALLY_SUPPORTED] if c is not named]
         if partly and verdict == Verdict.PARTIALLY_SUPPORTED:
             said.append(_verb(partly, "supports part of it", "support parts of it"))
-    if by[Verdict.NOT_SUPPORTED]:
-        said.append(_verb(by[Verdict.NOT_SUPPORTED], "supports no part of it", "support no part of it"))
+    # A source that gives another figure may support the rest of the claim: it contradicts
+    # the claim, which is not the same as saying nothing of it.
+    if contradicting := [c for c in by[Verdict.NOT_SUPPORTED] if c.contradicts]:
+        said.append(_verb(contradicting, "contradicts it", "contradict it"))
+    if silent := [c for c in by[Verdict.NOT_SUPPORTED] if not c.contradicts]:
+        said.append(_verb(silent, "supports no part of it", "support no part of it"))
     if by[Verdict.SOURCE_UNAVAILABLE]:
         said.append(_verb(by[Verdict.SOURCE_UNAVAILABLE], "could not be read", "could not be read"))
     return "; ".join(said)

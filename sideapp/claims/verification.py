@@ -13,6 +13,7 @@ from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.sources.models import Source
 from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+from verifier_core.verification.quantities import FIGURE_REASON
 from verifier_core.verification.reasons import RULES
 from verifier_core.verification.verdicts import HIGH
 
@@ -139,7 +140,8 @@ def _with_citations(outcome: _Judged, links, judged) -> _Judged:
     if not outcome.verdict:
         return outcome
     cited = [(judged[link.pk], Cited(citation_name(link.citation), judged[link.pk].verdict,
-                                     judged[link.pk].confidence, judged[link.pk].score)) for link in links]
+                                     judged[link.pk].confidence, judged[link.pk].score,
+                                     contradicts=judged[link.pk].reason.startswith(FIGURE_REASON))) for link in links]
     best = stronger_alone(outcome.verdict, [c for _, c in cited])
     if best is not None:  # the claim takes that citation's verdict
         own = next(j for j, c in cited if c is best)

@@ -33,7 +33,9 @@ _IRREGULAR = _words(
     "won began begun became become born made took taken left went gone came grew grown built held led met ran rose "
     "sold wrote written gave given got beat beaten brought bought fell fallen found hit kept lost paid put said saw "
     "seen sent spent stood struck taught told thought threw broke broken chose chosen drove flew rode sang sank spoke "
-    "shot lay laid sat sought fought wound")
+    "shot lay laid sat sought fought wound lit dug fled shone stolen stole sworn swore torn withdrew withdrawn drew "
+    "drawn overtook overtaken undertook undertaken upheld rebuilt knew known hidden frozen shaken forgotten forgiven "
+    "swept dealt heard meant")
 _NOT_VERBS = _words("hundred red bed need seed speed feed breed shed indeed united limited")
 # Present-tense verbs that tie a thing to its figure ("its catchment covers 310 km²"): no
 # parser tells "covers" from a plural noun, so the common ones are listed.
@@ -41,7 +43,9 @@ _PRESENT = _words("covers measures reaches stands rises runs spans weighs holds 
                   "exceeds flows stretches extends seats lies sits owns employs includes serves numbers grows "
                   "attracts draws receives")
 _PARTICIPLES = _words("built held made taken given won written sold begun become grown left led paid put seen sent "
-                      "spent taught told thrown broken chosen found kept lost laid shot sung sunk struck fought")
+                      "spent taught told thrown broken chosen found kept lost laid shot sung sunk struck fought lit dug "
+                      "stolen sworn torn withdrawn drawn overtaken undertaken upheld rebuilt known hidden frozen shaken "
+                      "forgotten forgiven swept dealt heard meant")
 # Words that say which length a figure gives ("two metres in height", "31 m tall").
 _LENGTHS = {"height": "height", "high": "height", "tall": "height", "long": "length", "length": "length",
             "wide": "width", "width": "width", "deep": "depth", "depth": "depth", "elevation": "elevation",
@@ -157,7 +161,8 @@ def _event(tokens: list[_Token], at: int, after: int) -> str:
         first -= 1
     if first > 0 and tokens[first - 1].text.lower() == "to":
         return ""  # an infinitive ("to be ranked") is no event of its own
-    group = [t.text for t in tokens[first:verb] if t.text.lower() in _AUX] + [tokens[verb].text]
+    # Auxiliaries and the adverbs that say which time it was ("first lit", "later reopened").
+    group = [t.text for t in tokens[first:verb] if t.text.lower() in _AUX | _ADVERBS] + [tokens[verb].text]
     subject = _phrase_before(tokens, first, clause[0])
     begins = _start_before(tokens, first, clause[0])
     if (subject and len(group) == 1 and begins > clause[0] and _is_verb(tokens[begins - 1])
@@ -165,7 +170,7 @@ def _event(tokens: list[_Token], at: int, after: int) -> str:
         return f"{subject} {_be(subject)} {tokens[verb].text}"  # "owns a racing eight built in": "was built"
     if not subject:
         subject, carried = _main_subject(tokens)
-        if carried and len(group) == 1 and tokens[verb].text.lower().endswith("ed"):
+        if carried and not any(w.lower() in _AUX for w in group) and _participle(tokens[verb]):
             group = [carried] + group  # "was jailed ... and released": "was released"
     obj = _object(tokens, verb + 1, clause[1], at)
     if not subject:

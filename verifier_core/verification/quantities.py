@@ -127,9 +127,12 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     # A source figure that another figure of the claim gives is that figure's, not a rival;
     # nor is a year in a sentence that names another in words ("this year") when the page
     # gives the claimed year: "this year" may be it.
-    rivals = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
+    others = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
               and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
-              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own) and _about_it(anchors, s)]
+              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+    if (misdated := _near_date(q, others, agreeing)) is not None:
+        return misdated
+    rivals = [s for s in others if _about_it(anchors, s)]
     if not rivals:
         return None
     if not agreeing:
@@ -140,6 +143,19 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
         return best
     # A page's own date (a byline) agrees, but no sentence of it states anything.
     return _restated(q, part, rivals, [s for s in agreeing if not s.page_date])
+
+
+def _near_date(q: Quantity, others: list[Quantity], agreeing: list[Quantity]) -> Quantity | None:
+    """A full date the source gives with one part of the claim's changed ("first lit on 1
+    October 1862" for the claim's "1 October 1872"), in words shared with the claim's around
+    it (MIN_OVERLAP), where no date of the source agrees with the claim's ("October 1872"
+    would): one event, misdated, whatever else the two sentences say ("the lamp" for "the
+    tower"). Only one such date: two (an anniversary's day in other years) name none."""
+    if q.kind != "date" or not all(q.date) or any(s.kind == "date" and s.date[0] for s in agreeing):
+        return None
+    near = [s for s in others if all(s.date) and sum(a != b for a, b in zip(q.date, s.date)) == 1
+            and len(_shared(q, s)) >= MIN_OVERLAP]
+    return near[0] if len({s.value for s in near}) == 1 else None
 
 
 def _never_given(q: Quantity, part: frozenset[str], found: list[Quantity], same: list[Quantity],
