@@ -174,3 +174,33 @@ class RoundingAndMonthTests(SimpleTestCase):
         # A date of the claimed month and year agrees with it: nothing to say.
         self.assertEqual(reasons(claim, "The lamp was first lit in October 1872, on 2 October 1872 by one account."),
                          [])
+
+
+# No sentence next to the tower's height names the lighthouse: only the page does.
+TOWER = ("The tower rises 31 metres (102 feet) from its base. It is built of granite cut at a quarry about eleven "
+         "kilometres (seven miles) up the valley. Keepers lived there until 1987. The lighthouse on Gull Point "
+         "has watched over the river since the 1860s.")
+
+
+class LengthTests(SimpleTestCase):
+    def test_the_words_around_a_length_say_which_length_it_is(self):
+        found = {q.text: q.aspect for q in quantities(TOWER + " Height: 41 m. The pier is 200 m long.")}
+        self.assertEqual(found, {"31 metres": "height", "102 feet": "height", "eleven kilometres": "",
+                                 "seven miles": "", "1987": "", "41 m": "height", "200 m": "length"})
+
+    def test_an_infobox_height_is_compared_with_the_one_height_the_source_gives(self):
+        self.assertEqual(reasons("Gull Point Lighthouse, Height: 41 m (135 ft)", TOWER),
+                         ["the source gives Gull Point Lighthouse's height as 31 metres, not 41 m"])  # said once
+        self.assertEqual(reasons("Gull Point Lighthouse, Height: 31 m (102 ft)", TOWER), [])
+        self.assertEqual(reasons("The tower is 41 m (135 ft) tall.", TOWER),
+                         ["the source gives the tower's height as 31 metres, not 41 m"])
+
+    def test_a_height_of_something_the_source_never_names_or_of_two_things_is_not_compared(self):
+        self.assertEqual(reasons("The bore reaches 20 metres in height.", TOWER), [])
+        self.assertEqual(reasons("Gull Point Lighthouse, Height: 41 m",
+                                 "The cliff rises 25 metres from the beach. " + TOWER), [])
+
+    def test_lengths_ten_times_apart_are_of_different_things(self):
+        # The tower's 41 m is no misquote of the quarry's eleven kilometres: only the distance is.
+        claim = "Granite for the 41-metre tower was quarried at Tregarrow, fifteen kilometres up the valley."
+        self.assertEqual([m.source_text for m in mismatches(claim, TOWER)], ["eleven kilometres"])

@@ -90,7 +90,7 @@ def analyse_claim(claim: str, analyses: list[SourceAnalysis], word_model: WordMo
     probs = word_model.prob(word_matrix(words, support, page_terms, tops))
     parts = split_claim(claim)
     scores = part_scores(parts, words, probs)
-    found = mismatches(claim, "", [q for a in analyses for q in a.quantities])
+    found = mismatches(claim, "", [q for a in analyses for q in a.quantities], page_terms)
     structured = [min(scores, default=1.0), float(probs.min()) if len(probs) else 1.0, float(bool(found))]
     features = np.concatenate([_lexical(claim, words, analyses), _neural(words, support, page_terms, analyses), structured])
     return ClaimAnalysis(features, words, probs, parts, scores, found)

@@ -79,6 +79,7 @@ class Quantity:
     year_in_words: bool = False  # its sentence also says "this year", "last season"...
     sentence: frozenset[str] = frozenset()  # the content terms of its whole sentence
     spread: float = 0.0  # half its last written digit: "1.2 km" may stand for 1.15 to 1.25 km
+    aspect: str = ""  # which length the words around a length name: "height" ("Height: 31 m", "rises 31 m")
 
     def holds(self, other: "Quantity") -> bool:
         """This figure, rounded as written, may stand for a value `other` gives: "31 m" holds
@@ -99,6 +100,7 @@ class _Found(NamedTuple):
     thing: str = ""
     date: tuple[int, int, int] = (0, 0, 0)
     spread: float = 0.0
+    aspect: str = ""
 
 
 def quantities(text: str, offset: int = 0) -> list[Quantity]:
@@ -131,7 +133,7 @@ def _placed(found: _Found, base: int, piece: str, contexts, previous, flags: tup
     context, sentence = contexts
     return Quantity(found.value, piece[found.start:found.end], base + found.start, base + found.end, found.kind,
                     context, previous, found.low, found.high, found.key, found.thing, found.date, *flags,
-                    sentence=sentence, spread=found.spread)
+                    sentence=sentence, spread=found.spread, aspect=found.aspect)
 
 
 def _figures(piece: str) -> list[_Found]:
@@ -204,8 +206,9 @@ def _classified(piece: str, match: re.Match, low: float, high: float, end: int) 
     unit = unit_after(piece, end)
     if unit is not None:
         size, _, unit_end = unit
+        aspect = _aspect(piece, start, unit_end) if size.dimension == "length" else ""
         return _Found(start, unit_end, "quantity", value, low * size.factor, high * size.factor,
-                      frozenset({size.dimension}), size.dimension, spread=half * size.factor)
+                      frozenset({size.dimension}), size.dimension, spread=half * size.factor, aspect=aspect)
     noun, stems = _noun_after(piece, end)
     if _is_year(match, low, high) and not (noun and noun.islower() and noun.endswith("s")):
         return _Found(start, end, "year", value, low, high)
@@ -213,6 +216,23 @@ def _classified(piece: str, match: re.Match, low: float, high: float, end: int) 
         return _Found(start, end, "count", value, low, high, stems, noun, spread=half)
     name, name_stems = _word_before(piece, start)
     return _Found(start, end, "number", value, low, high, name_stems, name, spread=half)
+
+
+# Words that say which length a figure gives: right after it ("31 m tall", "two metres in
+# height") or among the three words before it ("Height: 31 m", "the tower rises 31 m").
+_ASPECT_AFTER = {"tall": "height", "high": "height", "height": "height", "long": "length", "length": "length",
+                 "wide": "width", "width": "width", "deep": "depth", "depth": "depth"}
+_ASPECT_BEFORE = {"height": "height", "rises": "height", "rise": "height", "rose": "height", "risen": "height",
+                  "stands": "height", "length": "length", "width": "width", "breadth": "width", "depth": "depth",
+                  "elevation": "elevation", "altitude": "elevation"}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _aspect(piece: str, start: int, end: int) -> str:
+    after = _WORD.findall(piece[end:end + 30])[:3]
+    before = _WORD.findall(piece[max(0, start - 40):start])[-3:]
+    return next((_ASPECT_AFTER[w.lower()] for w in after if w.lower() in _ASPECT_AFTER), "") or next(
+        (_ASPECT_BEFORE[w.lower()] for w in reversed(before) if w.lower() in _ASPECT_BEFORE), "")
 
 
 def _is_year(match: re.Match, low: float, high: float) -> bool:

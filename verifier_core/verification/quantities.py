@@ -59,10 +59,10 @@ def comparable(claim: Quantity, source: Quantity) -> bool:
 
 
 def _other_span(claim: Quantity, source: Quantity) -> bool:
-    """Spans of time more than SPAN_RATIO times apart: a text tells of many (a career of
-    11 years, a match of 120 minutes, three weeks before an election, a nine-month
-    pregnancy), and one of them misquoted is not ten times longer or shorter."""
-    if claim.thing != "time" or source.thing != "time":
+    """Measures of one dimension more than SPAN_RATIO times apart: a text tells of many (a
+    career of 11 years, a match of 120 minutes, a 31-metre tower and a quarry eleven
+    kilometres away), and one of them misquoted is not ten times larger or smaller."""
+    if claim.kind != "quantity" or source.kind != "quantity":
         return False
     short, long = sorted((max(claim.high, 1e-9), max(source.high, 1e-9)))
     return long > SPAN_RATIO * short
@@ -74,7 +74,8 @@ def agrees(claim: Quantity, source: Quantity) -> bool:
     return claim.holds(source)
 
 
-def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None = None) -> list[Mismatch]:
+def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None = None,
+               page_terms: set[str] | frozenset[str] | None = None) -> list[Mismatch]:
     """Claim figures the source contradicts: a figure of the same kind about the same thing
     in wording shared with the claim (MIN_OVERLAP words), where the source does not derive
     the claim's figure and either
@@ -83,8 +84,12 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     - or gives it, but the sentence stating the claim's part gives another one (a planted
       swap: a figure taken from elsewhere on the page, `_restated`);
     - or gives it only in wording much further from the claim's (PRESENT_MARGIN words
-      fewer shared): the figure closest to the claim's words is another one."""
+      fewer shared): the figure closest to the claim's words is another one.
+    Two kinds of figure need no wording in common: a full date with one part changed
+    (`_near_date`), and a named length ("Height: 41 m") of a thing the page speaks of
+    (`page_terms`, else the source's words) where the page gives one other (`_sole_length`)."""
     found = source_quantities if source_quantities is not None else quantities(source)
+    vocabulary = _Vocabulary(source, found, page_terms)
     own = quantities(claim)
     words = term_spans(claim)
     parts = [(p.start, p.end) for p in split_claim(claim)]
@@ -95,11 +100,18 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
         # The words of the claim's part that holds q, less q's own ("March" of "24 March 1960").
         a, b = next(((a, b) for a, b in parts if a <= q.start < b), (0, len(claim)))
         part = frozenset(t for s, _, t in words if a <= s < b and not q.start <= s < q.end)
-        rival = _rival(q, own, found, part, _thing_terms(q, claim))
+        named = _named_terms(q, claim)
+        rival = _rival(q, own, found, part, _thing_terms(q, claim), named if vocabulary.speaks_of(named) else [])
         if rival is not None:
             pairs.append((q, rival))
-    return [Mismatch(q, r.value, r.text, _thing(q, claim, _shared(q, r)), r.start)
-            for q, r in _one_occasion(pairs, own, found)]
+    kept = _one_occasion(pairs, own, found)
+    # A figure the claim also gives in other units ("41 m (135 ft)") is said once.
+    kept = [(q, r) for n, (q, r) in enumerate(kept) if not any(_same_figure(q, o) for o, _ in kept[:n])]
+    return [Mismatch(q, r.value, r.text, _thing(q, claim, _shared(q, r)), r.start) for q, r in kept]
+
+
+def _same_figure(q: Quantity, other: Quantity) -> bool:
+    return comparable(q, other) and agrees(q, other)
 
 
 def _one_occasion(pairs: list[tuple[Quantity, Quantity]], own: list[Quantity], found: list[Quantity]):
@@ -112,15 +124,24 @@ def _one_occasion(pairs: list[tuple[Quantity, Quantity]], own: list[Quantity], f
     other = set()
     for key, group in by_sentence.items():
         here = [s for s in found if (s.sentence, s.nearby) == key]
-        figures = {id(q) for q in own if any(comparable(q, s) for s in here)}
+        figures = [q for q in own if any(comparable(q, s) for s in here)]
         agreeing = any(comparable(q, s) and agrees(q, s) for q in own for s in here)
-        if len(figures) > 1 and len({id(q) for q, _ in group}) == len(figures) and not agreeing:
+        if _distinct(figures) > 1 and len({id(q) for q, _ in group}) == len(figures) and not agreeing:
             other |= {id(q) for q, _ in group}
     return [(q, r) for q, r in pairs if id(q) not in other]
 
 
+def _distinct(figures: list[Quantity]) -> int:
+    """Figures counted once per value: "41 m (135 ft)" is one figure in two units."""
+    kept: list[Quantity] = []
+    for q in figures:
+        if not any(_same_figure(q, k) for k in kept):
+            kept.append(q)
+    return len(kept)
+
+
 def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str],
-           anchors: list[str]) -> Quantity | None:
+           anchors: list[str], named: list[str]) -> Quantity | None:
     """The source's figure for the thing `q` is about, when it is another one."""
     same = [s for s in found if comparable(q, s)]
     agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
@@ -132,6 +153,8 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
               and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
     if (misdated := _near_date(q, others, agreeing)) is not None:
         return misdated
+    if (sole := _sole_length(q, others, found, named)) is not None:
+        return sole
     rivals = [s for s in others if _about_it(anchors, s)]
     if not rivals:
         return None
@@ -156,6 +179,35 @@ def _near_date(q: Quantity, others: list[Quantity], agreeing: list[Quantity]) ->
     near = [s for s in others if all(s.date) and sum(a != b for a, b in zip(q.date, s.date)) == 1
             and len(_shared(q, s)) >= MIN_OVERLAP]
     return near[0] if len({s.value for s in near}) == 1 else None
+
+
+class _Vocabulary:
+    """The source's words, read once and only when a rule asks: the verifier's own page
+    terms, else the source's text, else the sentences around its figures."""
+
+    def __init__(self, source: str, found: list[Quantity], page_terms):
+        self._source, self._found, self._terms = source, found, page_terms
+
+    def speaks_of(self, thing: list[str]) -> bool:
+        if not thing:
+            return False
+        if self._terms is None:
+            self._terms = (frozenset(t for _, _, t in term_spans(self._source)) if self._source else
+                           frozenset().union(*(s.sentence | s.nearby for s in self._found)))
+        return all(near_form(t, self._terms) for t in thing)
+
+
+def _sole_length(q: Quantity, others: list[Quantity], found: list[Quantity], thing: list[str]) -> Quantity | None:
+    """A length the claim names (its height, width, depth...: "Height: 41 m") of a thing the
+    source speaks of (`thing`: every word of it, names too; empty when it does not), where
+    every length of that name the source gives is one other value ("the tower rises 31
+    metres (102 feet)") and no length of the source that could be it agrees: the source's
+    figure for it, whatever words the two use around it (an infobox row shares few)."""
+    if q.kind != "quantity" or not q.aspect or not thing or any(
+            comparable(q, s) and agrees(q, s) and s.aspect in ("", q.aspect) for s in found):
+        return None
+    named = [s for s in others if s.aspect == q.aspect]
+    return named[0] if named and all(named[0].holds(s) or s.holds(named[0]) for s in named) else None
 
 
 def _never_given(q: Quantity, part: frozenset[str], found: list[Quantity], same: list[Quantity],
@@ -205,6 +257,14 @@ def _thing_terms(q: Quantity, claim: str) -> list[str]:
     # Names are left out: a source names its subject once and then says "she" or "the club".
     return [t for a, b, t in term_spans(named) if named[a:b].islower()
             and named[a:b] not in NUMBER_WORDS and named[a:b] not in GENERAL]
+
+
+def _named_terms(q: Quantity, claim: str) -> list[str]:
+    """Every word of what the claim's length is of, names too ("Kellhaven Lighthouse's height")."""
+    if q.kind != "quantity" or not q.aspect:
+        return []
+    named = " ".join(thing_words(thing_of(q.kind, claim, q.start, q.end, q.aspect)))
+    return [t for a, b, t in term_spans(named) if named[a:b] not in NUMBER_WORDS]
 
 
 def _about_it(thing: list[str], s: Quantity) -> bool:
@@ -260,7 +320,8 @@ def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
         return f"the number of {q.thing}"
     if q.kind == "ordinal" and q.thing:
         return f"the {q.thing}"
-    word = {"year": "year", "date": "date", "number": "number"}.get(q.kind) or _DIMENSION_WORDS.get(q.thing, "figure")
+    word = ({"year": "year", "date": "date", "number": "number"}.get(q.kind) or q.aspect
+            or _DIMENSION_WORDS.get(q.thing, "figure"))
     named = thing_of(q.kind, claim, q.start, q.end, word)
     if named:
         return named
