@@ -88,9 +88,13 @@ class WikiApiMixin:
         return {title: self.edit(title, text, summary=summary) for title, text in pages.items()}
 
     def edit(self, title: str, text: str, *, summary: str = "Side harness: edit",
-             site: mwclient.Site | None = None) -> int:
-        """Save `text` as `title` (as the admin unless `site` is given); returns the revid."""
+             site: mwclient.Site | None = None, bot: bool = False) -> int:
+        """Save `text` as `title` (as the admin unless `site` is given); returns the revid.
+        `bot`: the admin's edit is marked a bot's (upkeep, not content: patrol leaves it out)."""
         params = {"title": title, "text": text, "summary": summary}
+        if bot and site is None:
+            self._admin_post("userrights", token_type="userrights", user=self.admin_user, add="bot")
+            params["bot"] = 1
         if site is None:
             result = self._admin_post("edit", **params)["edit"]
         else:

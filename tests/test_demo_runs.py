@@ -61,3 +61,8 @@ class DemoPagesKeptTests(SimpleTestCase):
         self.assertIn("http://127.0.0.2:8091/pages/a.html", self.text())
         self.assertNotIn(":8090/", self.text())
         self.assertIn("A wiki user's sentence.", self.text())
+        # Upkeep, marked a bot's edit in recent changes: patrol leaves it out of its rows.
+        changes = self.wiki.admin_site.api("query", list="recentchanges", rctitle=self.title, rcprop="flags|comment",
+                                           rclimit=1)["query"]["recentchanges"]
+        self.assertIn("cited pages moved", changes[0]["comment"])
+        self.assertIn("bot", changes[0])
