@@ -203,4 +203,5 @@ class LengthTests(SimpleTestCase):
     def test_lengths_ten_times_apart_are_of_different_things(self):
         # The tower's 41 m is no misquote of the quarry's eleven kilometres: only the distance is.
         claim = "Granite for the 41-metre tower was quarried at Tregarrow, fifteen kilometres up the valley."
-        self.assertEqual([m.source_text for m in mismatches(claim, TOWER)], ["eleven kilometres"])
+        self.assertEqual(reasons(claim, TOWER),
+                         ["the source gives the distance up the valley as eleven kilometres, not fifteen kilometres"])

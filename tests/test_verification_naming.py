@@ -62,6 +62,15 @@ class MeasuredNamingTests(SimpleTestCase):
         self.assertEqual(named("quantity", "The survey found that 88% of islanders were healthy.", "88%", "share"),
                          "the share of islanders")
 
+    def test_a_distance_is_named_by_the_way_it_runs(self):
+        self.assertEqual(named("quantity", "Granite was quarried fifteen kilometres up the valley.",
+                               "fifteen kilometres", "length"), "the distance up the valley")
+        self.assertEqual(named("quantity", "Stone was carried 5 km from the coast.", "5 km", "length"),
+                         "the distance from the coast")
+        # A thing placed at a distance keeps its own name.
+        self.assertEqual(named("quantity", "The village lies 5 km from the coast.", "5 km", "length"),
+                         "the village's distance")
+
     def test_a_duration_is_not_named_by_the_noun_before_it(self):
         self.assertEqual(named("quantity", "He stayed in place for seven years.", "seven years", "duration"), "")
 

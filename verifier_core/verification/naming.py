@@ -104,10 +104,23 @@ def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -
         unit_word = _which(tokens, at, after, _LENGTHS if unit_word == "length" else _AMOUNTS, unit_word)
     if unit_word == "share" and (following := _share_of(tokens, after)):
         return f"the share of {following}"
+    # "quarried fifteen kilometres up the valley": the distance of the way, not of the granite;
+    # "the quarry is (lies) nine miles up the valley": the quarry's.
+    if unit_word == "distance" and not _placed_by(tokens, at) and (way := _way(tokens, after)):
+        return f"the distance {way}"
     phrase = _measured(tokens, at, after)
     if not phrase:
         return ""
     return possessive(phrase, unit_word) if unit_word in _DIMENSIONS else f"the {unit_word} of {phrase}"
+
+
+def which_length(claim: str, start: int, end: int) -> str:
+    """Which length the figure at claim[start:end] gives, by the words around it: "height",
+    "distance" ("fifteen kilometres up the valley"), else "length"."""
+    tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
+    at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
+    after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
+    return _which(tokens, at, after, _LENGTHS, "length")
 
 
 def thing_words(name: str) -> list[str]:
@@ -282,6 +295,30 @@ def _object(tokens: list[_Token], start: int, end: int, at: int) -> str:
     while words and words[-1].text.lower() in _EMPTY | _ADVERBS:  # "beat Marlow again", "passed the"
         words.pop()
     return " ".join(t.text for t in words) if _names(words) and len(words) <= MAX_OBJECT else ""
+
+
+_WAYS = _words("up down along across off away from to")
+_PLACING = _BE | _words("lies lie lay sits sit stands stand")
+
+
+def _placed_by(tokens: list[_Token], at: int) -> bool:
+    """Whether the word before the figure (past "about", "some") places a thing: "is", "lies"."""
+    i = at - 1
+    while i >= 0 and tokens[i].text.lower() in _APPROX:
+        i -= 1
+    return i >= 0 and tokens[i].text.lower() in _PLACING
+
+
+def _way(tokens: list[_Token], after: int) -> str:
+    """"fifteen kilometres up the valley": the way a distance runs (up to MAX_OBJECT words)."""
+    end = after
+    while end < len(tokens) and tokens[end].text.lower() in _WAYS:
+        end += 1
+    start = end
+    while end < len(tokens) and end - start < MAX_OBJECT and _in_phrase(tokens, end):
+        end += 1
+    words = tokens[start:end]
+    return " ".join(t.text for t in tokens[after:end]) if start > after and _names(words) else ""
 
 
 def _share_of(tokens: list[_Token], after: int) -> str:

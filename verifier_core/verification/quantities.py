@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from verifier_core.verification.figures import NUMBER_WORDS, Quantity, quantities
 from verifier_core.verification.lexical import term_spans
 from verifier_core.verification.mentions import GENERAL, near_form
-from verifier_core.verification.naming import thing_of, thing_words
+from verifier_core.verification.naming import thing_of, thing_words, which_length
 from verifier_core.verification.parts import split_claim
 
 __all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
@@ -322,6 +322,8 @@ def _thing(q: Quantity, claim: str, shared: frozenset[str]) -> str:
         return f"the {q.thing}"
     word = ({"year": "year", "date": "date", "number": "number"}.get(q.kind) or q.aspect
             or _DIMENSION_WORDS.get(q.thing, "figure"))
+    if word == "length":
+        word = which_length(claim, q.start, q.end)  # "fifteen kilometres up the valley": a distance
     named = thing_of(q.kind, claim, q.start, q.end, word)
     if named:
         return named
