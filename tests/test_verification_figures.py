@@ -205,3 +205,7 @@ class LengthTests(SimpleTestCase):
         claim = "Granite for the 41-metre tower was quarried at Tregarrow, fifteen kilometres up the valley."
         self.assertEqual(reasons(claim, TOWER),
                          ["the source gives the distance up the valley as eleven kilometres, not fifteen kilometres"])
+        # Sums of money are compared however far apart: "$85 million" may be "$157,000" misquoted.
+        self.assertEqual([m.source_text for m in mismatches("The board raised the director's salary by $85 million.",
+                                                            "The board raised the director's salary by $157,000.")],
+                         ["$157,000"])

@@ -61,8 +61,9 @@ def comparable(claim: Quantity, source: Quantity) -> bool:
 def _other_span(claim: Quantity, source: Quantity) -> bool:
     """Measures of one dimension more than SPAN_RATIO times apart: a text tells of many (a
     career of 11 years, a match of 120 minutes, a 31-metre tower and a quarry eleven
-    kilometres away), and one of them misquoted is not ten times larger or smaller."""
-    if claim.kind != "quantity" or source.kind != "quantity":
+    kilometres away), and one of them misquoted is not ten times larger or smaller. Not sums of
+    money: "$157,000" and "$85 million" may be one figure, misquoted."""
+    if claim.kind != "quantity" or source.kind != "quantity" or "amount" in (claim.thing, source.thing):
         return False
     short, long = sorted((max(claim.high, 1e-9), max(source.high, 1e-9)))
     return long > SPAN_RATIO * short
