@@ -82,6 +82,13 @@ class TagOfferTests(SimpleTestCase):
         self.assertEqual(failing(facts).key, 3)
         self.assertEqual(tag_decision(facts).target.key, 3)
 
+    def test_a_second_failing_citation_is_offered_once_the_weakest_is_tagged(self):
+        facts = claim(cited(score=0.05, key=1, tagged=True), cited(score=0.2, key=2, position=1))
+        self.assertEqual(tag_decision(facts).target.key, 2)
+        self.assertTrue(tag_decision(facts).offered)
+        both = claim(cited(score=0.05, key=1, tagged=True), cited(score=0.2, key=2, position=1, tagged=True))
+        self.assertFalse(tag_decision(both).offered)
+
     def test_a_claim_no_longer_in_the_current_revision_gets_no_edit(self):
         decision = tag_decision(claim(cited(), current=False))
         self.assertFalse(decision.offered)

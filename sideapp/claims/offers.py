@@ -85,11 +85,14 @@ class Decision:
 
 # --- the rule, on plain facts ---------------------------------------------------------
 
-def failing(claim: ClaimFacts) -> CitedFacts | None:
+def failing(claim: ClaimFacts, *, untagged_first: bool = False) -> CitedFacts | None:
     """The citation that fails the claim: read, judged not supported with high
-    confidence; the weakest first, then the first in the page."""
+    confidence; the weakest first, then the first in the page. `untagged_first`: one not
+    yet tagged {{failed verification}} before any that is (two sources that both give
+    another date are tagged one after the other)."""
     fails = [c for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH]
-    return min(fails, key=lambda c: (c.score if c.score is not None else 0.0, c.position), default=None)
+    return min(fails, key=lambda c: (untagged_first and c.tagged, c.score if c.score is not None else 0.0, c.position),
+               default=None)
 
 
 def _claim_refusal(claim: ClaimFacts) -> str:
@@ -118,7 +121,7 @@ def tag_decision(claim: ClaimFacts) -> Decision:
         return Decision(False, refusal)
     if claim.verdict == Verdict.SUPPORTED:
         return Decision(False, "The claim is called supported by its citations; none of them is tagged.")
-    target = failing(claim)
+    target = failing(claim, untagged_first=True)
     if target is None:
         return Decision(False, _no_failing(claim))
     if target.tagged:
