@@ -120,6 +120,21 @@ class PatrolFeedIdTests(CastMixin, TestCase):
         self.assertTrue(feed.findtext(f"{ATOM}id").startswith("http://testserver/"))
 
 
+class PatrolChangedSinceTests(CastMixin, TestCase):
+    def test_a_row_whose_sentence_a_later_revision_changed_says_so(self):
+        _, claims = article_with_claims("Kell Bridge", [ClaimRow(f"The viaduct opened in 193{n}.",
+                                                                 cited_url=f"http://a.test/{n}") for n in range(2)])
+        edit = PatrolEdit.objects.create(wiki=claims[0].article.wiki, rcid=1, kind="edit", revid=2, parent_revid=1,
+                                         title="Kell Bridge", user="Someone", timestamp=timezone.now())
+        for claim in claims:
+            PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(), article=claim.article)
+        claims[0].__class__.objects.filter(pk=claims[0].pk).update(current=False)
+        page = self.client_for("editor").get(reverse("patrol"), {"show": "all"}).content.decode()
+        rows = {claim.text: page[page.index(claim.text) - 600:page.index(claim.text)] for claim in claims}
+        self.assertIn("changed since", rows[claims[0].text])
+        self.assertNotIn("changed since", rows[claims[1].text])
+
+
 class AdminDoorTests(CastMixin, TestCase):
     def test_a_logged_in_person_who_is_not_staff_gets_the_apps_403_not_a_login_form(self):
         response = self.client_for("annotator").get("/admin/", follow=True)
