@@ -229,11 +229,14 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         row.marks.all().delete()
 
     # -- what each kind of edit ends as -----------------------------------------------
-    def test_a_bots_edit_is_recorded_but_not_checked(self):
+    def test_a_bots_edit_is_read_to_close_rows_but_not_checked(self):
         edit = PatrolEdit.objects.get(revid=self.bot_rev)
         self.assertTrue(edit.bot)
-        self.assertEqual(edit.status, PatrolEdit.Status.SKIPPED)
-        self.assertIsNone(edit.scan_job)
+        self.assertEqual(edit.status, PatrolEdit.Status.SKIPPED, edit.reason)
+        self.assertEqual(edit.reason, "a bot's edit, not checked (SIDE_PATROL_BOTS)")  # it took nothing out
+        self.assertIsNotNone(edit.scan_job)  # read, so that what it takes out is closed in its name
+        self.assertFalse(edit.rows.exists())
+        self.assertEqual(edit.claims_checked, 0)
 
     def test_a_revert_marks_the_added_row_reverted(self):
         self.assertEqual(self.row_of(self.added_rev, FLAMINGOS).status, PatrolRow.Status.REVERTED)
@@ -286,7 +289,7 @@ class PatrolOnTheWikiTests(SharedPipelineTestCase):
         self.assertEqual(len(taken), len(set(taken)))
         # The wiki drops a deleted page's edits from its recent changes; taken before that.
         self.assertEqual(set(taken) - {self.doomed_rcid}, on_wiki)
-        edits = PatrolEdit.objects.filter(wiki=self.row, bot=False).exclude(kind="log")
+        edits = PatrolEdit.objects.filter(wiki=self.row).exclude(kind="log")  # a bot's too: read to close rows
         self.assertEqual(ScanJob.objects.filter(kind=ScanJob.Kind.PATROL).count(), edits.count())
         # Of two watchers at once (the first held inside its read while the second ran), the
         # first took the new changes and the second left the wiki to it.

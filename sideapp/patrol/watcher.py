@@ -17,7 +17,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from sideapp.patrol.changes import REVERT_TAGS
 from sideapp.patrol.models import PatrolCursor, PatrolEdit
 from sideapp.patrol.services import rows_deleted, rows_restored
 from sideapp.scans.models import ScanJob, Wiki
@@ -140,10 +139,9 @@ def _take(wiki: Wiki, change: Change) -> None:
     if change.kind == "log":
         edit.end(*_log_applied(wiki, change))
     elif change.bot and not settings.SIDE_PATROL_BOTS:
-        if REVERT_TAGS & set(change.tags):  # read, not checked: the citations it took out are closed
-            _scan(wiki, change, edit, close_only=True)
-        else:
-            edit.end(PatrolEdit.Status.SKIPPED, "a bot's edit: bots' edits are not checked (SIDE_PATROL_BOTS)")
+        # Read, not checked: the citations it took out are closed in its name. Left unread, a
+        # bot that rewrote a citation would have it "removed by" the next person to edit.
+        _scan(wiki, change, edit, close_only=True)
     else:
         _scan(wiki, change, edit)
 
