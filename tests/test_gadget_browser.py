@@ -80,6 +80,7 @@ class GadgetReaderTests(GadgetTestCase):
         self.assertIn("not supported", card.inner_text())
         self.assertIn("the source gives 1932, not 1931", card.inner_text())
         self.assertIn("The bridge opened in 1932.", card.inner_text())
+        self.assertIn("The cited source says:", card.inner_text())  # its own figure's line, no near miss
         self.assertEqual(card.locator("[data-side-action]").count(), 0)  # logged out: no actions
         self.assertEqual(card.locator("a:has-text('Open in Side editor')").get_attribute("href"),
                          f"{self.live_server_url}/claims/{self.stone.pk}/")

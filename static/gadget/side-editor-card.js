@@ -86,7 +86,9 @@
 		// Each cited source with its own verdict and quote, never the claim's as its own.
 		var several = claim.citations.length > 1;
 		claim.citations.forEach( function ( c ) {
-			var says = c.verdict === 'supported' || c.verdict === 'partially_supported', row;
+			// A figure reason quotes the line that gives the source's own figure: what it says.
+			var says = c.verdict === 'supported' || c.verdict === 'partially_supported' ||
+				( c.reason || '' ).indexOf( 'the source gives ' ) === 0, row;
 			if ( several ) {
 				row = line( card, 'side-editor-cited' );
 				row.appendChild( safeLink( c.url, c.title || c.url ) );
