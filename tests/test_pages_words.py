@@ -104,14 +104,19 @@ class AnnotatorsTableTests(CastMixin, TestCase):
         self.assertNotIn("0.33", buckets)
 
 
+def _patrol_rows() -> list[PatrolRow]:
+    """Two claims an edit added, each with its citation: one patrol row each."""
+    _, claims = article_with_claims("Kell Bridge", [ClaimRow(f"The viaduct opened in 193{n}.",
+                                                             cited_url=f"http://a.test/{n}") for n in range(2)])
+    edit = PatrolEdit.objects.create(wiki=claims[0].article.wiki, rcid=1, kind="edit", revid=2, parent_revid=1,
+                                     title="Kell Bridge", user="Someone", timestamp=timezone.now())
+    return [PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(), article=claim.article)
+            for claim in claims]
+
+
 class PatrolFeedIdTests(CastMixin, TestCase):
     def test_every_entry_id_is_a_tag_iri_that_names_its_row(self):
-        _, claims = article_with_claims("Kell Bridge", [ClaimRow(f"The viaduct opened in 193{n}.",
-                                                                 cited_url=f"http://a.test/{n}") for n in range(2)])
-        edit = PatrolEdit.objects.create(wiki=claims[0].article.wiki, rcid=1, kind="edit", revid=2, parent_revid=1,
-                                         title="Kell Bridge", user="Someone", timestamp=timezone.now())
-        rows = [PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(),
-                                         article=claim.article) for claim in claims]
+        rows = _patrol_rows()
         token = FeedToken.objects.create(user=self.users["editor"]).token
         feed = ElementTree.fromstring(Client().get(reverse("patrol_feed"), {"token": token}).content)
         ids = [entry.findtext(f"{ATOM}id") for entry in feed.iter(f"{ATOM}entry")]
@@ -122,12 +127,7 @@ class PatrolFeedIdTests(CastMixin, TestCase):
 
 class PatrolChangedSinceTests(CastMixin, TestCase):
     def test_a_row_whose_sentence_a_later_revision_changed_says_so(self):
-        _, claims = article_with_claims("Kell Bridge", [ClaimRow(f"The viaduct opened in 193{n}.",
-                                                                 cited_url=f"http://a.test/{n}") for n in range(2)])
-        edit = PatrolEdit.objects.create(wiki=claims[0].article.wiki, rcid=1, kind="edit", revid=2, parent_revid=1,
-                                         title="Kell Bridge", user="Someone", timestamp=timezone.now())
-        for claim in claims:
-            PatrolRow.objects.create(edit=edit, claim=claim, citation=claim.citations.first(), article=claim.article)
+        claims = [row.claim for row in _patrol_rows()]
         claims[0].__class__.objects.filter(pk=claims[0].pk).update(current=False)
         page = self.client_for("editor").get(reverse("patrol"), {"show": "all"}).content.decode()
         rows = {claim.text: page[page.index(claim.text) - 600:page.index(claim.text)] for claim in claims}

@@ -8,8 +8,8 @@ on the union of their evidence (verifier_core). Two rules join them here, on pla
   whatever the first one says);
 - with several citations, the claim's reason names each by its title: the ones that
   support no part of it, those that give another figure for the claim's (contradict it),
-  those that could not be read, and, when the others fail, the ones that carry it. One reason under the claim then never passes one source's word off
-  as another's.
+  those that could not be read, and, when the others fail, the ones that carry it. One
+  reason under the claim then never passes one source's word off as another's.
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from verifier_core.retrieval.tokenize import stop_words
 from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.naming import LENGTH_WORDS
 from verifier_core.verification.units import CURRENCY_BEFORE, MULTIPLIERS, currency_before, unit_after
 
 _MONTHS = {m.lower(): i for i, m in enumerate(
@@ -218,21 +219,15 @@ def _classified(piece: str, match: re.Match, low: float, high: float, end: int) 
     return _Found(start, end, "number", value, low, high, name_stems, name, spread=half)
 
 
-# Words that say which length a figure gives: right after it ("31 m tall", "two metres in
-# height") or among the three words before it ("Height: 31 m", "the tower rises 31 m").
-_ASPECT_AFTER = {"tall": "height", "high": "height", "height": "height", "long": "length", "length": "length",
-                 "wide": "width", "width": "width", "deep": "depth", "depth": "depth"}
-_ASPECT_BEFORE = {"height": "height", "rises": "height", "rise": "height", "rose": "height", "risen": "height",
-                  "stands": "height", "length": "length", "width": "width", "breadth": "width", "depth": "depth",
-                  "elevation": "elevation", "altitude": "elevation"}
 _WORD = re.compile(r"[^\W\d_]+")
 
 
 def _aspect(piece: str, start: int, end: int) -> str:
+    """Which length a figure gives, by a word right after it ("31 m tall", "two metres in
+    height") or among the three words before it ("Height: 31 m", "the tower rises 31 m")."""
     after = _WORD.findall(piece[end:end + 30])[:3]
     before = _WORD.findall(piece[max(0, start - 40):start])[-3:]
-    return next((_ASPECT_AFTER[w.lower()] for w in after if w.lower() in _ASPECT_AFTER), "") or next(
-        (_ASPECT_BEFORE[w.lower()] for w in reversed(before) if w.lower() in _ASPECT_BEFORE), "")
+    return next((LENGTH_WORDS[w.lower()] for w in [*after, *reversed(before)] if w.lower() in LENGTH_WORDS), "")
 
 
 def _is_year(match: re.Match, low: float, high: float) -> bool:

@@ -46,11 +46,15 @@ _PARTICIPLES = _words("built held made taken given won written sold begun become
                       "spent taught told thrown broken chosen found kept lost laid shot sung sunk struck fought lit dug "
                       "stolen sworn torn withdrawn drawn overtaken undertaken upheld rebuilt known hidden frozen shaken "
                       "forgotten forgiven swept dealt heard meant")
-# Words that say which length a figure gives ("two metres in height", "31 m tall").
-_LENGTHS = {"height": "height", "high": "height", "tall": "height", "long": "length", "length": "length",
-            "wide": "width", "width": "width", "deep": "depth", "depth": "depth", "elevation": "elevation",
-            "altitude": "elevation", "level": "elevation", "away": "distance", "distance": "distance",
-            "above": "height", "rose": "height", "rises": "height", "rise": "height", "below": "depth",
+# Words that say which length a figure gives ("two metres in height", "31 m tall", "Height:
+# 31 m", "the tower rises 31 m"); figures.py reads a length's aspect with these.
+LENGTH_WORDS = {"height": "height", "high": "height", "tall": "height", "rose": "height", "rises": "height",
+                "rise": "height", "risen": "height", "stands": "height", "long": "length", "length": "length",
+                "wide": "width", "width": "width", "breadth": "width", "deep": "depth", "depth": "depth",
+                "elevation": "elevation", "altitude": "elevation", "level": "elevation"}
+# ... and, naming a claim's own figure, the words of a distance or of a place above or below
+# ("fifteen kilometres up the valley"); on a page "rises 31 metres from its base" says height.
+_LENGTHS = {**LENGTH_WORDS, "away": "distance", "distance": "distance", "above": "height", "below": "depth",
             "up": "distance", "down": "distance", "from": "distance", "off": "distance"}
 _DIMENSIONS = _words("length height width depth elevation distance area mass volume speed share power amount cost price "
                      "budget value salary revenue")
@@ -91,9 +95,7 @@ def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -
     """The thing a figure at claim[start:end] belongs to ("" where none is found): a year
     or a date names its event; a quantity (`unit_word`: "length", "amount", "share"...)
     names the noun phrase it measures: "the catchment's area", "the share of islanders"."""
-    tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
-    at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
-    after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
+    tokens, at, after = _located(claim, start, end)
     if kind in ("year", "date"):
         event = _event(tokens, at, after)
         return f"the {kind} {event}" if event else ""
@@ -117,10 +119,15 @@ def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -
 def which_length(claim: str, start: int, end: int) -> str:
     """Which length the figure at claim[start:end] gives, by the words around it: "height",
     "distance" ("fifteen kilometres up the valley"), else "length"."""
+    return _which(*_located(claim, start, end), _LENGTHS, "length")
+
+
+def _located(claim: str, start: int, end: int) -> tuple[list[_Token], int, int]:
+    """The claim's tokens, the first of the figure at claim[start:end] and the first after it."""
     tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(claim)]
     at = next((i for i, t in enumerate(tokens) if t.end > start), len(tokens))
     after = next((i for i, t in enumerate(tokens) if t.start >= end), len(tokens))
-    return _which(tokens, at, after, _LENGTHS, "length")
+    return tokens, at, after
 
 
 def thing_words(name: str) -> list[str]:

@@ -101,7 +101,8 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
         # The words of the claim's part that holds q, less q's own ("March" of "24 March 1960").
         a, b = next(((a, b) for a, b in parts if a <= q.start < b), (0, len(claim)))
         part = frozenset(t for s, _, t in words if a <= s < b and not q.start <= s < q.end)
-        named = _named_terms(q, claim)
+        # What a named length is of, read only where the source gives a length of that name.
+        named = _named_terms(q, claim) if q.aspect and any(s.aspect == q.aspect for s in found) else []
         rival = _rival(q, own, found, part, _thing_terms(q, claim), named if vocabulary.speaks_of(named) else [])
         if rival is not None:
             pairs.append((q, rival))
@@ -262,8 +263,6 @@ def _thing_terms(q: Quantity, claim: str) -> list[str]:
 
 def _named_terms(q: Quantity, claim: str) -> list[str]:
     """Every word of what the claim's length is of, names too ("Kellhaven Lighthouse's height")."""
-    if q.kind != "quantity" or not q.aspect:
-        return []
     named = " ".join(thing_words(thing_of(q.kind, claim, q.start, q.end, q.aspect)))
     return [t for a, b, t in term_spans(named) if named[a:b] not in NUMBER_WORDS]
 
