@@ -48,7 +48,9 @@ NUMBER_WORDS = {w: n for n, w in enumerate(
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
                      "ninety": 90, "hundred": 100, "dozen": 12})
 del NUMBER_WORDS["one"]  # "one of the", "no one": rarely a count, never one worth contradicting
-_WORDS = "|".join(NUMBER_WORDS)
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+# "twenty-seven" is one number; the longest form first, so that "twenty" is not read alone.
+_WORDS = r"(?:%s)-(?:one|two|three|four|five|six|seven|eight|nine)|%s" % (_TENS, "|".join(NUMBER_WORDS))
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%s)\b)?(st|nd|rd|th)?(?![\w])|\b(%s)\b"
     % ("|".join(MULTIPLIERS), _WORDS), re.I)
@@ -58,6 +60,7 @@ _RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*$", re.I)
 _NOUN = re.compile(r"\s*(?:[-–]\s*)?([^\W\d_][\w'-]*)")
 _STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "with", "the", "a", "an", "per",
                "than", "more", "less", "times", "percent", "was", "were", "is", "are", "had", "has"}
+_PART_OF = re.compile(r"\b(?:including|includes|include|among them|among whom|of whom|of which|of them)\s+$", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 WINDOW = 8  # content words either side that say what a figure is about
 
@@ -81,6 +84,7 @@ class Quantity:
     sentence: frozenset[str] = frozenset()  # the content terms of its whole sentence
     spread: float = 0.0  # half its last written digit: "1.2 km" may stand for 1.15 to 1.25 km
     aspect: str = ""  # which length the words around a length name: "height" ("Height: 31 m", "rises 31 m")
+    part: bool = False  # a count given as part of a larger one: "including four Nobel laureates"
 
     def holds(self, other: "Quantity") -> bool:
         """This figure, rounded as written, may stand for a value `other` gives: "31 m" holds
@@ -134,7 +138,8 @@ def _placed(found: _Found, base: int, piece: str, contexts, previous, flags: tup
     context, sentence = contexts
     return Quantity(found.value, piece[found.start:found.end], base + found.start, base + found.end, found.kind,
                     context, previous, found.low, found.high, found.key, found.thing, found.date, *flags,
-                    sentence=sentence, spread=found.spread, aspect=found.aspect)
+                    sentence=sentence, spread=found.spread, aspect=found.aspect,
+                    part=_PART_OF.search(piece[max(0, found.start - 20):found.start]) is not None)
 
 
 def _figures(piece: str) -> list[_Found]:
@@ -185,9 +190,14 @@ def _numbers(piece: str, matches: list[re.Match]) -> list[_Found]:
     return out
 
 
+def _word_value(words: str) -> int:
+    """"eleven": 11, "twenty-seven": 27 ("one" is no count alone, but a unit of a compound)."""
+    return sum(NUMBER_WORDS.get(w, 1) for w in words.lower().split("-"))
+
+
 def _value(match: re.Match) -> float:
     if match.group(5):
-        return float(NUMBER_WORDS[match.group(5).lower()])
+        return float(_word_value(match.group(5)))
     number = float(match.group(1).replace(",", "") + (match.group(2) or ""))
     return number * MULTIPLIERS.get((match.group(3) or "").lower(), 1.0)
 
@@ -211,9 +221,10 @@ def _classified(piece: str, match: re.Match, low: float, high: float, end: int) 
         return _Found(start, unit_end, "quantity", value, low * size.factor, high * size.factor,
                       frozenset({size.dimension}), size.dimension, spread=half * size.factor, aspect=aspect)
     noun, stems = _noun_after(piece, end)
-    if _is_year(match, low, high) and not (noun and noun.islower() and noun.endswith("s")):
+    if _is_year(match, low, high) and not (noun and noun.islower() and noun.endswith("s")) \
+            and not _named_by(piece, start, end):
         return _Found(start, end, "year", value, low, high)
-    if stems:
+    if stems and _counted(noun, low):
         return _Found(start, end, "count", value, low, high, stems, noun, spread=half)
     name, name_stems = _word_before(piece, start)
     return _Found(start, end, "number", value, low, high, name_stems, name, spread=half)
@@ -235,11 +246,41 @@ def _is_year(match: re.Match, low: float, high: float) -> bool:
     return bool(plain) and 1000 <= low <= high <= 2100
 
 
+# A capitalised word right before a number, inside a sentence, names it when a noun follows
+# ("the Amiga 1000 computer") or the name is a possessive ("Swift's 1989"): a model and an
+# album, not years. A title's year ("Health Status of Canadians 2016: Report") stays a year.
+_NAME_BEFORE = re.compile(r"\w[\w,;)\"”']*\s+([A-Z][^\W\d_][\w-]*)('s|’s)?\s+$")
+_WORD_AFTER = re.compile(r"\s+([a-z]+)\b")
+_SEASONS = {"spring", "summer", "autumn", "fall", "winter"}
+# Plurals with no plural ending, and nouns that count as they are ("200 staff").
+_COUNTED_AS_IS = {"people", "staff", "crew", "police", "personnel", "cattle", "aircraft", "sheep", "deer", "fish",
+                  "series", "species", "offspring", "data"}
+
+
+def _named_by(piece: str, start: int, end: int) -> bool:
+    match = _NAME_BEFORE.search(piece[max(0, start - 60):start])
+    if match is None or match.group(1).lower() in (*stop_words(), *_MONTHS, *_SEASONS):
+        return False
+    after = _WORD_AFTER.match(piece, end)
+    return bool(match.group(2)) or (after is not None and after.group(1) not in stop_words())
+
+
+def _counted(noun: str, low: float) -> bool:
+    """A noun after a figure counts it when it is plural ("five lifeboats", "25 people"),
+    or the figure is one: a singular noun after a larger number names a thing by its
+    number ("the 747 Shuttle Bus", "the 204 bus", "a 2 bedroom flat")."""
+    head = noun.split()[-1].lower()
+    if low <= 1 or "-" in head or head in _COUNTED_AS_IS:
+        return True
+    from lemminflect import getLemma  # tables only, loaded on first use
+    return head not in getLemma(head, upos="NOUN")
+
+
 def _half_digit(match: re.Match) -> float:
     """Half the last written digit: "1.2" holds 1.15-1.25; "31" 30.5-31.5; "1,500" 1,450-1,550.
     A number word is as rounded as its digits: "eleven kilometres" holds "seven miles"."""
     if match.group(5):
-        decimals, digits = None, str(NUMBER_WORDS[match.group(5).lower()])
+        decimals, digits = None, str(_word_value(match.group(5)))
     else:
         decimals, digits = match.group(2), match.group(1).replace(",", "")
     if decimals:

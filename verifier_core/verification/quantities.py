@@ -150,7 +150,8 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
     # A source figure that another figure of the claim gives is that figure's, not a rival;
     # nor is a year in a sentence that names another in words ("this year") when the page
     # gives the claimed year: "this year" may be it.
-    others = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s)
+    others = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s) and not _part(q, s)
+              and not _apart_in_month_only(q, s)
               and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
               and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
     if (misdated := _near_date(q, others, agreeing)) is not None:
@@ -291,14 +292,31 @@ def _dated_years(q: Quantity, found: list[Quantity]) -> list[Quantity]:
     return [s for s in found if q.kind == "year" and s.kind == "date" and s.date[0] == q.low]
 
 
+def _apart_in_month_only(q: Quantity, s: Quantity) -> bool:
+    """"from 9 to 24 November" against "In October 2018": with no year to compare, dates that
+    share only a month name say nothing of each other's (both a day and a month are needed)."""
+    both = [i for i in range(3) if q.kind == s.kind == "date" and q.date[i] and s.date[i]]
+    return q.kind == "date" and len(both) < 2 and 0 not in both
+
+
+def _part(q: Quantity, s: Quantity) -> bool:
+    """A source count given as part of a larger one ("Twenty-seven ..., including four Nobel
+    laureates on the faculty") is no rival to a larger claimed count: the part is not the whole."""
+    return q.kind == "count" and s.part and s.high < q.low
+
+
 def _month_only(q: Quantity) -> bool:
     """"In June": a month that agrees with "June 2019", but with no year to contradict one."""
     return q.kind == "date" and not q.date[0] and not q.date[2]
 
 
 def _derived(q: Quantity, found: list[Quantity]) -> bool:
-    """The source derives the claimed figure: a total of its counts in one sentence, or a
-    year an "Nth anniversary" counts back to."""
+    """The source derives the claimed figure: a total of its counts in one sentence, a
+    count of co-somethings and the one they are with, or a year an "Nth anniversary"
+    counts back to."""
+    if q.kind == "count" and any(s.kind == "count" and s.thing.lower().startswith("co-") and s.key & q.key
+                                 and s.low + 1 == q.low for s in found):
+        return True  # "his three co-defendants": four defendants
     if q.kind == "count":
         by_sentence: dict[frozenset, list[Quantity]] = {}
         for s in found:
