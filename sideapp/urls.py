@@ -25,6 +25,7 @@ urlpatterns = [
     path("claims/<int:pk>/suggestions/<int:spk>/apply/", edits.suggestion_apply, name="suggestion_apply"),
     path("claims/<int:pk>/tag/", edits.claim_tag, name="claim_tag"),
     path("claims/<int:pk>/archive/", edits.claim_archive, name="claim_archive"),
+    path("claims/<int:pk>/correct/", edits.claim_correct, name="claim_correct"),
     path("articles/<int:pk>/report/", edits.article_report, name="article_report"),
     path("corpus/", corpus.corpus, name="corpus"),
     path("corpus/update/", corpus.corpus_update, name="corpus_update"),

@@ -47,6 +47,18 @@ class ProposalTests(WikiTestCase):
         self.assertIn("+", data["diff"])
         self.assertFalse(self.client.cookies)
 
+    def test_a_figure_correction_changes_only_the_claims_figure_in_its_section(self):
+        claim = judge(Claim.objects.get(article=self.article, text__startswith="Its span"),
+                      reason="the source gives the bridge's span as 130 metres, not 120 metres")
+        data = self.proposal(claim, action="correct").json()
+        self.assertEqual(data["section"], 1)
+        self.assertEqual(data["text"], data["old_text"].replace("Its span is 120 metres.", "Its span is 130 metres."))
+        self.assertEqual(data["summary"], "Corrected a figure to what its cited source gives: 120 metres → 130 metres; "
+                                          "checked with Side editor")
+        other = judge(Claim.objects.get(article=self.article, text__startswith="It is made"),
+                      reason="no passage of the source mentions red stone")
+        self.assertEqual(self.proposal(other, action="correct").json()["code"], "not_offered")
+
     def test_a_replacement_that_moves_a_named_refs_definition_proposes_the_whole_page(self):
         claim = judge(Claim.objects.get(article=self.article, text__startswith="The Side test bridge"))
         better = suggested(claim, "https://example.org/history", "History")

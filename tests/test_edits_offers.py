@@ -12,6 +12,7 @@ from sideapp.claims.offers import (
     CitedFacts,
     ClaimFacts,
     SuggestionFacts,
+    correct_decision,
     failing,
     suggestion_decision,
     tag_decision,
@@ -23,14 +24,15 @@ CITED_URL = "https://www.gazette.example/news/bridge"
 
 
 def cited(verdict="not_supported", confidence="high", score=0.1, *, key=1, position=0, tagged=False,
-          urls=(CITED_URL,), text_hash="cited-text") -> CitedFacts:
+          urls=(CITED_URL,), text_hash="cited-text", reason="") -> CitedFacts:
     return CitedFacts(key=key, position=position, verdict=verdict, confidence=confidence, score=score,
-                      tagged=tagged, urls=urls, text_hash=text_hash)
+                      tagged=tagged, urls=urls, text_hash=text_hash, reason=reason)
 
 
-def claim(*links: CitedFacts, verdict="not_supported", score=0.1, current=True, needs_citation=False) -> ClaimFacts:
+def claim(*links: CitedFacts, verdict="not_supported", score=0.1, current=True, needs_citation=False,
+          text="The line reopened in 1994.") -> ClaimFacts:
     return ClaimFacts(current=current, needs_citation=needs_citation, verdict=verdict, score=score,
-                      cited=links)
+                      cited=links, text=text)
 
 
 def page(url="https://other.example/bridge-history", verdict="supported", score=0.9, *, days_ago=1,
@@ -167,3 +169,33 @@ class SuggestionOfferTests(SimpleTestCase):
     def test_a_page_beside_an_unreadable_citation_may_be_added(self):
         facts = claim(UNREAD, verdict="source_unavailable", score=None)
         self.assertTrue(decide(facts, page(score=0.5), ADD).offered)
+
+
+REOPENED = "the source gives the year the line reopened as 1996, not 1994"
+
+
+class CorrectFigureOfferTests(SimpleTestCase):
+    def test_a_citation_failing_on_a_figure_offers_its_figure(self):
+        decision = correct_decision(claim(cited(score=0.3, key=1), cited(reason=REOPENED, key=2, position=1)))
+        self.assertTrue(decision.offered)
+        self.assertEqual(decision.target.key, 2)
+
+    def test_no_figure_reason_no_confidence_or_a_figure_not_in_the_claim_offers_nothing(self):
+        for link, text in ((cited(reason="no passage of the source mentions 1994"), "The line reopened in 1994."),
+                           (cited(confidence="low", reason=REOPENED), "The line reopened in 1994."),
+                           (cited(reason=REOPENED), "The line reopened in the nineties.")):
+            with self.subTest(link):
+                decision = correct_decision(claim(link, text=text))
+                self.assertFalse(decision.offered)
+                self.assertIn("gives another figure", decision.why_not)
+
+    def test_a_supported_claim_keeps_its_figures(self):
+        decision = correct_decision(claim(cited(reason=REOPENED), cited("supported", key=2), verdict="supported"))
+        self.assertFalse(decision.offered)
+        self.assertIn("called supported", decision.why_not)
+
+    def test_two_sources_giving_two_other_figures_are_left_to_the_editor(self):
+        other = REOPENED.replace("1996", "1997")
+        decision = correct_decision(claim(cited(reason=REOPENED), cited(reason=other, key=2, position=1)))
+        self.assertFalse(decision.offered)
+        self.assertIn("different figures", decision.why_not)

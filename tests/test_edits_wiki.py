@@ -133,6 +133,18 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         self.assertIn("Tagged a citation that does not support the claim", self.last_comment())
         self.assertEqual(AuditEntry.objects.get().action, "tag")
 
+    def test_the_correct_figure_flow_changes_the_claims_figure_to_its_sources_and_nothing_else(self):
+        claim = self.claim("The Side test bridge opened in 1931")
+        claim.claim_citations.update(reason="the source gives the year the Side test bridge opened as 1932, not 1931")
+        page = self.client.get(reverse("claim_detail", args=[claim.pk]))
+        self.assertContains(page, "Change “1931” to “1932”")
+        url = reverse("claim_correct", args=[claim.pk])
+        self.assertContains(self.client.get(url), "1932")
+        self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
+        self.assertEqual(self.wiki_text().strip(), PAGE.replace("opened in 1931.", "opened in 1932.").strip())
+        self.assertIn("Corrected a figure to what its cited source gives: 1931 → 1932", self.last_comment())
+        self.assertEqual(AuditEntry.objects.get().action, "correct")
+
     def test_a_bot_password_that_does_not_log_in_is_a_sentence(self):
         claim = self.claim("It is made of red stone")
         with override_settings(SIDE_WIKI_PASSWORD="wrong-password-wrong-password-xx"):

@@ -210,6 +210,24 @@ class GadgetEditorTests(GadgetTestCase):
                       "|archive-date=12 March 2019 |url-status=dead}}</ref>", latest["text"])
         self.assertEqual(latest["text"].count("archive-url"), 1)
 
+    def test_a_wiki_user_corrects_a_figure_to_the_sources_as_their_own_edit(self):
+        span = judge(self.span, reason="the source gives the bridge's span as 130 metres, not 120 metres")
+        self.wiki_log_in()
+        self.view()
+        self.page.click(f".side-editor-marker[data-side-claim='{span.pk}']")
+        button = ".side-editor-card [data-side-action=correct]"
+        self.assertEqual(self.page.inner_text(button), "Change “120 metres” to “130 metres”")
+        self.page.click(button)
+        self.page.wait_for_selector(".side-editor-dialog pre.side-editor-diff")
+        self.screenshot("correct-dialog")
+        with self.page.expect_navigation():
+            self.page.click("[data-side-confirm]")
+        latest = self.latest()
+        self.assertEqual(latest["user"], WIKI_USER)
+        self.assertTrue(latest["comment"].startswith("Corrected a figure to what its cited source gives: "
+                                                     "120 metres → 130 metres"))
+        self.assertEqual(latest["text"].strip(), PAGE.replace("span is 120 metres", "span is 130 metres").strip())
+
     def test_a_logged_in_user_sees_the_actions_the_card_offers(self):
         self.wiki_log_in()
         self.view()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.test import SimpleTestCase
 
 from verifier_core.verification.figures import quantities
-from verifier_core.verification.quantities import mismatches
+from verifier_core.verification.quantities import Mismatch, figures_of_reason, mismatches
 
 CLUB = "The rowing club keeps eleven boats on the river."
 
@@ -20,6 +20,39 @@ class FigureKindTests(SimpleTestCase):
             "On 3 March 1962 the club's eleven boats rowed 1.2 km; it won 5–4 in 1996, its 125th season.")}
         self.assertEqual(found, {"3 March 1962": "date", "eleven": "count", "1.2 km": "quantity", "5–4": "score",
                                  "1996": "year", "125th": "ordinal"})
+
+    def test_a_number_a_name_gives_is_no_year_and_a_singular_noun_names_no_count(self):
+        found = {q.text: q.kind for q in quantities(
+            "The Amiga 1000 computer was followed by Swift's 1989 and the 747 Shuttle Bus, in 1986.")}
+        self.assertEqual(found, {"1000": "number", "1989": "number", "747": "number", "1986": "year"})
+        self.assertEqual({q.text: q.kind for q in quantities("Health Status of Canadians 2016: Report. 25 people, "
+                                                           "12 crew and a 31-year-old.")},
+                         {"2016": "year", "25": "count", "12": "count", "31-year": "quantity"})
+        self.assertEqual(reasons("He developed two models of the Amiga 1000 computer.",
+                                 "He developed the Amiga computer in 1986."), [])
+
+    def test_a_compound_number_word_is_one_number(self):
+        self.assertEqual([(q.text, q.value) for q in quantities("Twenty-seven people and forty-one boats.")],
+                         [("Twenty-seven", "27"), ("forty-one", "41")])
+
+    def test_a_part_of_a_count_and_a_co_count_are_no_rivals_to_the_whole(self):
+        self.assertEqual(reasons("Thirty-seven Nobel laureates have been affiliated with the university.",
+                                 "Twenty-seven people affiliated with the university received a Nobel Prize, "
+                                 "including four Nobel laureates on the faculty."), [])
+        self.assertEqual(reasons("McKenzie was the only one of the four defendants to receive no jail time.",
+                                 "McKenzie's three co-defendants have all been convicted and received jail time."), [])
+        self.assertEqual(reasons("The university has five Nobel laureates on the faculty.",
+                                 "The university has four Nobel laureates on the faculty."),
+                         ["the source gives the number of Nobel laureates as four, not five"])
+
+    def test_a_reason_gives_back_its_two_figures(self):
+        claim = "The line reopened in 1994."
+        (found,) = mismatches(claim, "The line reopened in 1996.")
+        self.assertEqual(figures_of_reason(found.reason), ("1994", "1996"))
+        bare = Mismatch(quantities("in 1994")[0], "1996", "1996")
+        self.assertEqual(figures_of_reason(bare.reason + "; the source gives the number of boats as 9, not 11"),
+                         ("1994", "1996"))
+        self.assertIsNone(figures_of_reason("no passage of the source mentions 1994"))
 
     def test_a_count_is_never_compared_with_a_length(self):
         self.assertEqual(reasons(CLUB, "The rowing club keeps its boats on the river, 1.2 km from the bridge."), [])
@@ -151,6 +184,11 @@ class RoundingAndMonthTests(SimpleTestCase):
         self.assertEqual(reasons("The committee set the debates to begin in April 2019.",
                                  "The committee set the debates for June."), [])
         self.assertEqual(reasons("The committee set the debates for November.", source), [])
+
+    def test_dates_sharing_only_a_month_name_say_nothing_of_each_other(self):
+        source = "The tournament will be held in the West Indies from 9 to 24 November."
+        self.assertEqual(reasons("In October 2018, she was named in the squad for the tournament in the West Indies.",
+                                 source), [])
 
     def test_a_full_date_with_one_part_changed_is_the_same_event_misdated(self):
         # Two facts in one sentence: the sentence stating most of the claim is the designer's,

@@ -10,6 +10,7 @@ from verifier_core.wikitext.edits import (
     NewSource,
     RefTarget,
     add_citation,
+    correct_figure,
     new_citation,
     occurrence_target,
     replace_citation,
@@ -151,6 +152,33 @@ class TagTests(TestCase):
         text = "Claim one.<ref>[https://a.example/ A]</ref>{{failed verification|date=May 2020}}\n"
         with self.assertRaisesRegex(LocateError, "already tagged"):
             tag_failed_verification(text, target=target_for(text, "Claim one"), when=date(2026, 1, 1))
+
+
+FIGURES = """The line closed in 1965. It reopened in 1994 with two platforms.<ref name="g">{{cite web |url=https://g.example/ |title=1994 timetable}}</ref> Trains ran again in 1994.<ref name="g" />
+The tower is {{convert|41|m}} tall.<ref>[https://t.example/ T]</ref> It was lit in [[1862 in science|1862]].<ref>[https://l.example/ L]</ref>
+"""
+
+
+class CorrectFigureTests(TestCase):
+    def test_only_the_claims_own_figure_changes_not_the_same_figure_elsewhere_or_in_its_ref(self):
+        change = correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1994", given="1996")
+        self.assertIn("It reopened in 1996 with two platforms.<ref name=\"g\">{{cite web |url=https://g.example/ "
+                      "|title=1994 timetable}}</ref> Trains ran again in 1994.", change.new)
+        self.assertEqual(change.what, "Corrected a figure to what its cited source gives: 1994 → 1996")
+
+    def test_a_figure_of_another_sentence_is_not_the_claims(self):
+        with self.assertRaisesRegex(LocateError, "not written once as plain text"):
+            correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1965", given="1966")
+
+    def test_a_figure_a_template_or_a_link_writes_is_left_to_the_editor(self):
+        for start, claimed in (("The tower", "41 m"), ("It was lit", "1862")):
+            with self.subTest(claimed), self.assertRaisesRegex(LocateError, "correct it by hand"):
+                correct_figure(FIGURES, target=target_for(FIGURES, start), claimed=claimed, given="9")
+
+    def test_a_figure_written_twice_in_the_sentence_is_refused(self):
+        text = "In 1994 the line closed and in 1994 it reopened.<ref>[https://a.example/ A]</ref>\n"
+        with self.assertRaisesRegex(LocateError, "twice"):
+            correct_figure(text, target=target_for(text, "In 1994"), claimed="1994", given="1996")
 
 
 class DiffTests(TestCase):

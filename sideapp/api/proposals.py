@@ -8,9 +8,9 @@ from sideapp.api.actions import card_offer
 from sideapp.api.diffs import diff_json
 from sideapp.api.http import ApiError
 from sideapp.claims.models import Claim, Suggestion
-from sideapp.edits.services import ADD, ARCHIVE, REPLACE, TAG, EditProposal, EditUnavailable, edit_propose
+from sideapp.edits.services import ADD, ARCHIVE, CORRECT, REPLACE, TAG, EditProposal, EditUnavailable, edit_propose
 
-ACTIONS = (TAG, ADD, REPLACE, ARCHIVE)
+ACTIONS = (TAG, ADD, REPLACE, ARCHIVE, CORRECT)
 
 
 def claim_proposal(*, claim: Claim, action: str, suggestion: Suggestion | None) -> dict:

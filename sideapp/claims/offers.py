@@ -8,7 +8,10 @@ An edit is offered only where an editor would make it:
 - replace: that same failing citation, and nothing else, by a suggestion that may be
   offered (below) and outscores it;
 - add: a suggestion that may be offered and, when the claim has a citation, outscores it
-  (verifier_core's `suggestion_is_better`, the one "better" rule).
+  (verifier_core's `suggestion_is_better`, the one "better" rule);
+- correct the figure: on a citation judged `not_supported` with high confidence because its
+  source gives another figure for the claim's ("the source gives ... as 1996, not 1994"),
+  of a claim not called supported, when no other failing citation gives a third figure.
 
 A suggestion may be offered when it itself supports the claim, is not a page the claim
 already cites (the same page after URL normalisation, `page_key`, or the same text), and
@@ -32,11 +35,12 @@ from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.places import current_places
 from verifier_core.fetch import same_page
 from verifier_core.verification import Verdict
+from verifier_core.verification.quantities import figures_of_reason
 from verifier_core.verification.suggest import suggestion_is_better
 from verifier_core.verification.verdicts import HIGH
 
-TAG, ADD, REPLACE = "tag", "add", "replace"
-ACTIONS = (TAG, ADD, REPLACE)
+TAG, ADD, REPLACE, CORRECT = "tag", "add", "replace", "correct"
+ACTIONS = (TAG, ADD, REPLACE, CORRECT)
 ARCHIVE = "archive"  # the copy as cited written into a dead citation, or {{dead link}} (sources.rescue)
 FAILED_VERIFICATION = "failed verification"
 
@@ -51,6 +55,7 @@ class CitedFacts:
     tagged: bool  # already carries {{failed verification}}
     urls: tuple[str, ...]  # url, archive-url, and where its fetch went
     text_hash: str = ""  # of the text read from it; "" when none was
+    reason: str = ""  # the verifier's reason for its verdict
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class ClaimFacts:
     score: float | None
     cited: tuple[CitedFacts, ...]
     checkable: bool = True  # a statement can be built from its words (issue 24's claims part)
+    text: str = ""  # the claim's words (the figure corrected must be one of them)
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,21 @@ def tag_decision(claim: ClaimFacts) -> Decision:
     return Decision(True, target=target)
 
 
+def correct_decision(claim: ClaimFacts) -> Decision:
+    """The claim's figure changed to the one its failing source gives (`figures_of_reason`)."""
+    if refusal := _claim_refusal(claim):
+        return Decision(False, refusal)
+    if claim.verdict == Verdict.SUPPORTED:
+        return Decision(False, "The claim is called supported by its citations; its figures are left as they are.")
+    fails = [c for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH
+             and (figures := figures_of_reason(c.reason)) is not None and figures[0] in claim.text]
+    if not fails:
+        return Decision(False, "No source of the claim gives another figure for it with confidence.")
+    if len({figures_of_reason(c.reason) for c in fails}) > 1:
+        return Decision(False, "Its sources give different figures for it; correct it by hand.")
+    return Decision(True, target=min(fails, key=lambda c: c.position))
+
+
 def suggestion_decision(claim: ClaimFacts, suggestion: SuggestionFacts, action: str, *,
                         now: datetime, max_age: timedelta) -> Decision:
     """Whether `action` (add or replace) with `suggestion` is offered."""
@@ -190,7 +211,7 @@ def cited_facts(link: ClaimCitation, place: dict | None = None) -> CitedFacts:
     tags = place.get("tags", []) if place is not None else (citation.flags or [])
     return CitedFacts(key=link.pk, position=link.position, verdict=link.verdict, confidence=link.confidence,
                       score=link.score, tagged=FAILED_VERIFICATION in tags,
-                      urls=tuple(u for u in urls if u), text_hash=_text_hash(source))
+                      urls=tuple(u for u in urls if u), text_hash=_text_hash(source), reason=link.reason)
 
 
 def claim_facts(claim: Claim) -> ClaimFacts:
@@ -199,7 +220,7 @@ def claim_facts(claim: Claim) -> ClaimFacts:
                       score=claim.score,
                       cited=tuple(cited_facts(l, places.get(l.citation_id)) for l in claim.claim_citations.all()),
                       # Claim.checkable arrives with the claims part of issue 24 (branch claims24).
-                      checkable=getattr(claim, "checkable", True))
+                      checkable=getattr(claim, "checkable", True), text=claim.text)
 
 
 def suggestion_facts(suggestion: Suggestion) -> SuggestionFacts:
@@ -225,12 +246,18 @@ class Offer:
     suggestion: Suggestion | None = None
     refresh: bool = False  # offered once the suggested page is read again
 
+    @property
+    def figures(self) -> tuple[str, str] | None:
+        """(the claim's figure, its source's) for the correct-the-figure action."""
+        return figures_of_reason(self.link.reason) if self.action == CORRECT and self.link else None
+
 
 @dataclass(frozen=True)
 class ClaimOffers:
     tag: Offer
     by_suggestion: dict[int, dict[str, Offer]]  # suggestion pk -> {add, replace}
     archive: Offer | None = None
+    correct: Offer | None = None
 
     def best(self) -> Suggestion | None:
         """The first suggestion (by rank) that may be added or may replace a citation."""
@@ -252,7 +279,7 @@ def _offer(claim: Claim, action: str, decision: Decision, suggestion: Suggestion
 
 def offer_for(claim: Claim, action: str, suggestion: Suggestion | None = None, *,
               now: datetime | None = None) -> Offer:
-    """Whether `action` (tag, add, replace) is offered on `claim`, and why not. The
+    """Whether `action` (tag, add, replace, correct) is offered on `claim`, and why not. The
     claim's citations with their sources (and the suggestion's source) should be
     loaded with their documents (see sideapp.claims.selectors.claim_detail)."""
     facts = claim_facts(claim)
@@ -260,6 +287,8 @@ def offer_for(claim: Claim, action: str, suggestion: Suggestion | None = None, *
         return _offer(claim, TAG, tag_decision(facts))
     if action == ARCHIVE:
         return archive_offer(claim)
+    if action == CORRECT:
+        return _offer(claim, CORRECT, correct_decision(facts))
     if action not in (ADD, REPLACE) or suggestion is None:
         return Offer(action, False, "No suggested source was given.")
     decision = suggestion_decision(facts, suggestion_facts(suggestion), action,
@@ -278,7 +307,7 @@ def claim_offers(claim: Claim, *, now: datetime | None = None) -> ClaimOffers:
                            suggestion)
             for action in (ADD, REPLACE)}
     return ClaimOffers(tag=_offer(claim, TAG, tag_decision(facts)), by_suggestion=by_suggestion,
-                       archive=archive_offer(claim))
+                       archive=archive_offer(claim), correct=_offer(claim, CORRECT, correct_decision(facts)))
 
 
 def archive_offer(claim: Claim) -> Offer:

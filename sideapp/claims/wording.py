@@ -95,6 +95,7 @@ def claim_page(claim: Claim, user) -> dict:
         "no_better": claim.suggest_state == Claim.State.DONE and not found_better(claim, suggestions),
         "tag_offer": offers.tag,
         "archive_offer": offers.archive,
+        "correct_offer": offers.correct,
         "is_current": claim.current,
         "saving_off": saving_off_reason(wiki),
         "edit_url": wiki.page_url(title, action="edit", section=claim.section_number),

@@ -14,6 +14,7 @@ class AuditEntry(models.Model):
         APPLY_REPLACE = "apply_replace", "replaced a citation with a suggested one"
         TAG = "tag", "tagged a citation {{failed verification}}"
         ARCHIVE = "archive", "added an archived copy (or {{dead link}}) to a citation"
+        CORRECT = "correct", "corrected a figure to its cited source's"
         DISMISS = "dismiss", "dismissed a flag"
         VERIFIED = "verified", "marked a claim verified"
         REPORT = "report", "copied an article report"

@@ -35,18 +35,20 @@ from verifier_core.wikitext.edits import (
     NewSource,
     WikitextChange,
     add_citation,
+    correct_figure,
     replace_citation,
     tag_failed_verification,
     word_unified_diff,
 )
 from verifier_core.wikitext.sections import SectionChange, section_change, section_heading, section_span
 
-ADD, REPLACE, TAG, ARCHIVE = offers.ADD, offers.REPLACE, offers.TAG, offers.ARCHIVE
-MODES = (ADD, REPLACE)  # modes of applying a suggestion; TAG is its own action
+ADD, REPLACE, TAG, ARCHIVE, CORRECT = offers.ADD, offers.REPLACE, offers.TAG, offers.ARCHIVE, offers.CORRECT
+MODES = (ADD, REPLACE)  # modes of applying a suggestion; TAG, ARCHIVE and CORRECT are their own actions
 ACTIONS = {ADD: AuditEntry.Action.APPLY_ADD, REPLACE: AuditEntry.Action.APPLY_REPLACE,
-           TAG: AuditEntry.Action.TAG, ARCHIVE: AuditEntry.Action.ARCHIVE}
+           TAG: AuditEntry.Action.TAG, ARCHIVE: AuditEntry.Action.ARCHIVE, CORRECT: AuditEntry.Action.CORRECT}
 _WHY = {ADD: "source suggested by Side editor", REPLACE: "source suggested by Side editor",
-        TAG: "checked with Side editor", ARCHIVE: "the copy as cited checked with Side editor"}
+        TAG: "checked with Side editor", ARCHIVE: "the copy as cited checked with Side editor",
+        CORRECT: "checked with Side editor"}
 
 
 class EditUnavailable(Exception):
@@ -95,7 +97,7 @@ def save_token(*, claim: Claim, mode: str, suggestion: Suggestion | None, base_r
 def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = None,
                  today: date | None = None, base: BaseText | None = None,
                  offered: offers.Offer | None = None) -> EditProposal:
-    """The change of `mode` (add / replace / tag) on the wiki's current revision (`base`, read
+    """The change of `mode` (add / replace / tag / archive / correct) on the wiki's current revision (`base`, read
     when not given); EditUnavailable, saying why, for an edit that is not offered or that
     cannot be placed without doubt."""
     if not claim.checkable:
@@ -149,6 +151,9 @@ def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChan
         return tag_failed_verification(wikitext, target=here.target(offer.link), when=today)
     if offer.action == ARCHIVE:  # the archived copy as cited, or {{dead link}} (sideapp.sources.rescue)
         return rescue_change(wikitext, target=here.target(offer.link), link=offer.link, today=today)
+    if offer.action == CORRECT:  # the claim's figure, as its failing source gives it
+        claimed, given = offer.figures
+        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given)
     suggestion = offer.suggestion
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,

@@ -26,6 +26,7 @@ _ACTION_LABELS = {
     services.REPLACE: "Replace the failing citation",
     services.TAG: "Tag the citation {{failed verification}}",
     services.ARCHIVE: "Add the archived copy as it was cited",
+    services.CORRECT: "Correct the figure to what the cited source gives",
 }
 
 
@@ -54,6 +55,14 @@ def claim_archive(request, pk: int):
     """The copy as cited written into a dead citation, or {{dead link}} (sideapp.sources.rescue)."""
     claim = found_or_404(selectors.claim_for_edit, pk)
     return _edit_flow(request, claim, services.ARCHIVE, None)
+
+
+@role_required(EDITOR)
+@require_http_methods(["GET", "POST"])
+def claim_correct(request, pk: int):
+    """The claim's figure changed to the one its failing source gives ("1994" to "1996")."""
+    claim = found_or_404(selectors.claim_for_edit, pk)
+    return _edit_flow(request, claim, services.CORRECT, None)
 
 
 def _edit_flow(request, claim, mode, suggestion):

@@ -133,7 +133,9 @@
 		}
 		var row = line( card, 'side-editor-actions' );
 		claim.actions.forEach( function ( offer ) {
-			var words = offer.kind === 'dead_link' ? 'Tag \u201cdead link\u201d' : ( ACTION_WORDS[ offer.action ] || offer.action );
+			var words = offer.kind === 'dead_link' ? 'Tag \u201cdead link\u201d' : offer.action === 'correct' ?
+				'Change \u201c' + offer.claim_figure + '\u201d to \u201c' + offer.source_figure + '\u201d' :
+				( ACTION_WORDS[ offer.action ] || offer.action );
 			var button = el( 'button', 'side-editor-button', words );
 			button.type = 'button';
 			button.setAttribute( 'data-side-action', offer.action );

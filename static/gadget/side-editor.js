@@ -24,7 +24,8 @@
 		tag: 'Tag \u201cfailed verification\u201d',
 		add: 'Add the suggested source',
 		replace: 'Replace the cited source',
-		archive: 'Add the archived copy'
+		archive: 'Add the archived copy',
+		correct: 'Correct the figure'
 	};
 	var STAGE_WORDS = { scan: 'reading the page', fetch: 'reading sources',
 		verify: 'checking claims', suggest: 'looking for better sources' };

@@ -21,7 +21,7 @@ from verifier_core.verification.mentions import GENERAL, near_form
 from verifier_core.verification.naming import thing_of, thing_words, which_length
 from verifier_core.verification.parts import split_claim
 
-__all__ = ["Mismatch", "Quantity", "mismatches", "quantities"]
+__all__ = ["Mismatch", "Quantity", "figures_of_reason", "mismatches", "quantities"]
 
 MIN_OVERLAP = 2  # shared context words before two figures count as "the same thing"
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
@@ -47,6 +47,20 @@ class Mismatch:
     def reason(self) -> str:
         what = f"{self.thing} as " if self.thing else ""
         return f"{FIGURE_REASON}{what}{self.source_text}, not {self.claim.text}"
+
+
+def figures_of_reason(reason: str) -> tuple[str, str] | None:
+    """(the claim's figure, the source's) as a figure reason (`Mismatch.reason`) writes them,
+    from a stored reason: "the source gives the year the line reopened as 1996, not 1994"
+    gives ("1994", "1996"); of several joined by "; " (`reasons.verdict_reason`), the first.
+    None for any other reason."""
+    reason = reason.split("; ")[0]
+    if not reason.startswith(FIGURE_REASON) or ", not " not in reason:
+        return None
+    head, _, claimed = reason.rpartition(", not ")
+    given = head[len(FIGURE_REASON):]
+    given = given.rpartition(" as ")[2] if " as " in given else given
+    return (claimed, given) if claimed and given else None
 
 
 def comparable(claim: Quantity, source: Quantity) -> bool:

@@ -16,6 +16,8 @@ holds it there raises `LocateError` ("the citation moved since the check").
   use; when a list-defined ref loses its only use, its definition goes too.
 - `tag_failed_verification` / `untag_failed_verification`: `{{failed verification|date=}}`
   written after the target, or taken away.
+- `correct_figure`: the claim's figure, written once as plain text in its sentence before
+  the target, replaced by the figure the cited source gives.
 
 A new ref is written the way the article writes its own (see `style`), and a page the
 article already cites is re-used by name (`<ref name="x" />`) instead of copied.
@@ -36,7 +38,7 @@ from .style import ArticleCitations, CiteStyle, article_citations, format_date
 from .types import RefOccurrence
 
 __all__ = [
-    "MOVED", "LocateError", "NewSource", "RefTarget", "WikitextChange", "add_citation",
+    "MOVED", "LocateError", "NewSource", "RefTarget", "WikitextChange", "add_citation", "correct_figure",
     "failed_verification_tag", "new_citation", "occurrence_target", "replace_citation",
     "tag_failed_verification", "target_at", "unified_diff", "untag_failed_verification", "word_unified_diff",
 ]
@@ -280,3 +282,39 @@ def untag_failed_verification(wikitext: str, *, target: RefTarget) -> WikitextCh
     return WikitextChange(wikitext, new, "", "Removed a {{failed verification}} tag: the source supports the claim",
                           target=target)
 
+
+
+# Where the claim's sentence starts, looking back from its citation: a line, another
+# citation, or a sentence's end (". " before a capital).
+_SENTENCE_END = re.compile(r"[.!?][\"'”’]?\s+(?=[A-Z\[{'\"“])")
+_TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
+_LINK = re.compile(r"\[\[[^\[\]]*\]\]")  # a figure in a link is also its target: changed by hand
+
+
+def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str) -> WikitextChange:
+    """The claim's figure `claimed` replaced by `given` (the cited source's), where the
+    sentence before `target` writes it once, as plain text: not inside a template, a link
+    or another ref. Written any other way ({{convert|...}}, twice), LocateError says so."""
+    target = _checked(wikitext, target)
+    text = masked(wikitext)
+    start = _sentence_start(text, target.start)
+    figure = re.compile(r"(?<![\w.,/-])%s(?![\w/]|[.,:]\d|[-–]\d)" % re.escape(claimed))
+    hidden = [m.span() for m in _TEMPLATE.finditer(text, start, target.start)]
+    hidden += [m.span() for m in _LINK.finditer(text, start, target.start)]
+    spots = [m for m in figure.finditer(text, start, target.start)
+             if not any(a <= m.start() < b for a, b in hidden)]
+    if len(spots) != 1:
+        where = "twice in" if len(spots) > 1 else "as plain text in"
+        raise LocateError(f"the figure “{claimed}” is not written once {where} the sentence before its "
+                          "citation (a template or a link may write it); correct it by hand")
+    spot = spots[0]
+    new = wikitext[:spot.start()] + given + wikitext[spot.end():]
+    return WikitextChange(wikitext, new, given, f"Corrected a figure to what its cited source gives: "
+                          f"{claimed} → {given}", target=target)
+
+
+def _sentence_start(text: str, end: int) -> int:
+    line = text.rfind("\n", 0, end) + 1
+    refs = [o.end for o in ref_occurrences(text) if o.end <= end]
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, line, end)]
+    return max([line, *refs, *ends])
