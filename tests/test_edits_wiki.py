@@ -139,7 +139,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         page = self.client.get(reverse("claim_detail", args=[claim.pk]))
         self.assertContains(page, "Change “1931” to “1932”")
         url = reverse("claim_correct", args=[claim.pk])
-        self.assertContains(self.client.get(url), "1932")
+        self.assertContains(self.client.get(url), "The text to write in place of “1931” in the claim&#x27;s sentence:")
         self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
         self.assertEqual(self.wiki_text().strip(), PAGE.replace("opened in 1931.", "opened in 1932.").strip())
         self.assertIn("Corrected a figure to what its cited source gives: 1931 → 1932", self.last_comment())

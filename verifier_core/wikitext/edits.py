@@ -86,6 +86,7 @@ class WikitextChange:
     what: str  # one line: what changed, for the edit summary
     renamed: str = ""  # the ref given a name so that the snippet can re-use it ("" = none)
     target: RefTarget | None = None  # the occurrence it acts on, in `old`
+    replaces: str = ""  # the claim's text the snippet is written in place of ("": added at the citation)
 
 
 def target_at(wikitext: str, start: int | None, end: int | None, written: str | None = None, *,
@@ -310,7 +311,7 @@ def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str
     spot = spots[0]
     new = wikitext[:spot.start()] + given + wikitext[spot.end():]
     return WikitextChange(wikitext, new, given, f"Corrected a figure to what its cited source gives: "
-                          f"{claimed} → {given}", target=target)
+                          f"{claimed} → {given}", target=target, replaces=claimed)
 
 
 def _sentence_start(text: str, end: int) -> int:
