@@ -1,6 +1,6 @@
 """Patrol benchmark: a burst of edits, each adding one citation, followed live.
 
-    .venv/bin/python bench/bench_patrol.py [--edits 300] [--articles 30] [--claims 20]
+    .venv/bin/python bench/bench_patrol.py [--edits 300] [--articles 30] [--claims 20] [--bot-every K]
 
 A fresh local MediaWiki holds `--articles` articles of `--claims` cited claims each (loaded
 before patrolling starts); patrolling is switched on; then a wiki user makes `--edits` edits
@@ -16,6 +16,14 @@ queued at the pace the burst's edits were made, by the same two workers running 
 and timed the same way: from the first edit to the last verdict, workers stopped then
 (neither side waits for the suggestion searches and corpus jobs that follow the verdicts).
 Uses its own database (sideeditor_bench_patrol), dropped and re-created each run.
+
+`--bot-every K`: what bots' edits cost the people's. After every K edits a bot account (in
+the wiki's bot group, its edits flagged bot) rewrites one citation's title in an article, as
+a citation bot does. Patrol reads each such edit only to close what it changed (a close-only
+scan: nothing verified), so that a citation the bot rewrote is not "removed by" the next
+person. The baseline is then patrol on the same burst without the bot's edits, in a fresh
+database and on the same articles (they hold the first run's added sentences: the run with
+bots comes second, on the longer articles), instead of the whole-revision scans.
 """
 from __future__ import annotations
 
@@ -80,11 +88,14 @@ def stop(running: list[subprocess.Popen]) -> None:
             worker.wait()
 
 
-def burst(wiki, base: str, pages, args) -> dict[int, tuple[float, str]]:
-    """The edits: {revision: (when its save returned, its title)}."""
+def burst(wiki, base: str, pages, args, bot_every: int = 0) -> dict[int, tuple[float, str]]:
+    """The people's edits: {revision: (when its save returned, its title)}; with `bot_every`,
+    a bot's edit after every that many of them (not in the answer: only people's edits wait
+    for a verdict)."""
     wiki.create_account("Bench Editor", "bench-password")
     site = wiki.site("Bench Editor", "bench-password")
     token = site.get_token("csrf")
+    bot = _bot(wiki) if bot_every else None
     saved = {}
     first = args.articles * args.claims
     for n in range(args.edits):
@@ -92,7 +103,22 @@ def burst(wiki, base: str, pages, args) -> dict[int, tuple[float, str]]:
         title = f"Patrol bench {n % args.articles}"
         result = site.post("edit", token=token, title=title, appendtext=text)
         saved[int(result["edit"]["newrevid"])] = (time.time(), title)
+        if bot is not None and (n + 1) % bot_every == 0:
+            _bot_edit(bot, f"Patrol bench {(n + args.articles // 2) % args.articles}", n)
     return saved
+
+
+def _bot(wiki):
+    wiki.create_account("Bench Citation Bot", "bench-password", groups=["bot"])
+    return wiki.site("Bench Citation Bot", "bench-password")
+
+
+def _bot_edit(site, title: str, n: int) -> None:
+    """One citation's title rewritten, as a citation bot does, flagged bot."""
+    text = site.pages[title].text(cache=False)
+    old = text[text.index("|title=Bench page"):].split("}}", 1)[0]
+    site.post("edit", token=site.get_token("csrf"), title=title, bot=1, summary="citation bot: title",
+              text=text.replace(old, f"{old} (bot {n})", 1))
 
 
 def verdicts(saved: dict[int, float], timeout: float) -> dict[int, float]:
@@ -128,7 +154,7 @@ def lag_steps(saved: dict[int, float]) -> dict[str, list[float]]:
     return steps
 
 
-def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
+def patrol_run(env: dict, wiki, base: str, pages, args, bot_every: int = 0) -> dict:
     django_with(env)
     from sideapp.models import Claim, PatrolEdit
     from sideapp.patrol.services import wiki_patrol_set
@@ -138,7 +164,7 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     running = workers(env)
     try:
         ready(len(running))  # the model worker loads its models before it registers
-        edits = burst(wiki, base, pages, args)
+        edits = burst(wiki, base, pages, args, bot_every)
         saved = {revid: at for revid, (at, _) in edits.items()}
         done = verdicts(saved, timeout=args.timeout)
     finally:
@@ -151,7 +177,8 @@ def patrol_run(env: dict, wiki, base: str, pages, args) -> dict:
     result = {"lags": lags, "done": len(done), "span": span, "edit_seconds": max(saved.values()) - min(saved.values()),
               "verified": Claim.objects.exclude(verified_at=None).count(),
               "checked": sum(PatrolEdit.objects.values_list("claims_checked", flat=True)), "steps": steps,
-              "edits": edits}
+              "edits": edits, "bot_edits": PatrolEdit.objects.filter(bot=True).count(),
+              "bot_checked": sum(PatrolEdit.objects.filter(bot=True).values_list("claims_checked", flat=True))}
     connections.close_all()  # the baseline drops and re-creates the database
     return result
 
@@ -190,6 +217,8 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=30)
     parser.add_argument("--claims", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--bot-every", type=int, default=0, metavar="K",
+                        help="a bot's edit after every K edits; the baseline is then the burst without them")
     parser.add_argument("--no-baseline", action="store_true",
                         help="patrol only, for a quick look (figures to report keep the baseline beside them)")
     args = parser.parse_args()
@@ -207,6 +236,14 @@ def main() -> None:
             env = fresh_database(DB_NAME, REDIS_URL=redis, SIDE_FETCH_ALLOWLIST=SOURCES_HOST,
                                  SIDE_FETCH_HOST_DELAY="0", SIDE_INDEX_DIR=str(tmp / "index"),
                                  SIDE_WIKI_API_URL=wiki.api_url, SIDE_PATROL_INTERVAL="5")
+            if args.bot_every:
+                people = patrol_run(env, wiki, server.base_url, pages, args)
+                redis_forget(redis)
+                env = {**env, **fresh_database(DB_NAME), "SIDE_INDEX_DIR": str(tmp / "index-bots")}
+                with_bots = patrol_run(env, wiki, server.base_url, pages, args, args.bot_every)
+                redis_forget(redis)
+                print(load_line("after"))
+                return bots_report(args, people, with_bots)
             result = patrol_run(env, wiki, server.base_url, pages, args)
             redis_forget(redis)
             env["SIDE_INDEX_DIR"] = str(tmp / "index-baseline")
@@ -240,6 +277,22 @@ def report(args, result: dict, baseline: dict) -> None:
     for step, values in result["steps"].items():
         values = sorted(values)
         print(f"| {step} | {_quantile(values, .5):.0f} s | {_quantile(values, .95):.0f} s |")
+
+
+def bots_report(args, people: dict, with_bots: dict) -> None:
+    print(f"command: .venv/bin/python bench/bench_patrol.py --edits {args.edits} --articles {args.articles} "
+          f"--claims {args.claims} --bot-every {args.bot_every}")
+    print(f"{args.edits} people's edits, each adding one citation; then the same burst with a bot's citation "
+          f"rewrite after every {args.bot_every} of them\n")
+    print("| | people's edits only (baseline) | with the bot's edits |\n|---|---|---|")
+    for run in (people, with_bots):
+        run["lag"] = f"{_quantile(run['lags'], .5):.0f} s / {_quantile(run['lags'], .95):.0f} s"
+    print(f"| people's edits with a verdict | {people['done']} of {args.edits} | {with_bots['done']} of {args.edits} |")
+    print(f"| lag edit -> verdict, p50 / p95 | {people['lag']} | {with_bots['lag']} |")
+    print(f"| bot edits read / claims they sent to the verifier | - | {with_bots['bot_edits']} / {with_bots['bot_checked']} |")
+    print(f"| claims verified | {people['verified']} | {with_bots['verified']} |")
+    print(f"| the burst's edits, first to last | {people['edit_seconds']:.0f} s | {with_bots['edit_seconds']:.0f} s |")
+    print(f"| wall time, first edit to last verdict | {people['span']:.0f} s | {with_bots['span']:.0f} s |")
 
 
 if __name__ == "__main__":
