@@ -194,6 +194,14 @@ class CorrectFigureOfferTests(SimpleTestCase):
         self.assertFalse(decision.offered)
         self.assertIn("called supported", decision.why_not)
 
+    def test_a_source_date_that_leaves_out_the_claims_year_is_left_to_the_editor(self):
+        reason = "the source gives the date the bout took place as June 9th, not June 4, 2013"
+        decision = correct_decision(claim(cited(reason=reason), text="The bout took place on June 4, 2013."))
+        self.assertFalse(decision.offered)
+        self.assertIn("leaves out part of the claim's", decision.why_not)
+        reason = "the source gives the date the bout took place as June 9, 2013, not June 4, 2013"
+        self.assertTrue(correct_decision(claim(cited(reason=reason), text="The bout took place on June 4, 2013.")).offered)
+
     def test_two_sources_giving_two_other_figures_are_left_to_the_editor(self):
         other = REOPENED.replace("1996", "1997")
         decision = correct_decision(claim(cited(reason=REOPENED), cited(reason=other, key=2, position=1)))

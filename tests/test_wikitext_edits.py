@@ -175,6 +175,14 @@ class CorrectFigureTests(TestCase):
             with self.subTest(claimed), self.assertRaisesRegex(LocateError, "correct it by hand"):
                 correct_figure(FIGURES, target=target_for(FIGURES, start), claimed=claimed, given="9")
 
+    def test_a_no_break_space_is_kept_and_a_figure_in_two_units_is_left_to_the_editor(self):
+        text = "The tower rises 41&nbsp;m above the rocks.<ref>[https://a.example/ A]</ref>\n"
+        change = correct_figure(text, target=target_for(text, "The tower"), claimed="41 m", given="31 m")
+        self.assertIn("rises 31&nbsp;m above", change.new)
+        text = "The tower rises 41 m (135 ft) above the rocks.<ref>[https://a.example/ A]</ref>\n"
+        with self.assertRaisesRegex(LocateError, "other units"):
+            correct_figure(text, target=target_for(text, "The tower"), claimed="41 m", given="31 m")
+
     def test_a_figure_written_twice_in_the_sentence_is_refused(self):
         text = "In 1994 the line closed and in 1994 it reopened.<ref>[https://a.example/ A]</ref>\n"
         with self.assertRaisesRegex(LocateError, "twice"):

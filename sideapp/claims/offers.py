@@ -35,7 +35,7 @@ from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.places import current_places
 from verifier_core.fetch import same_page
 from verifier_core.verification import Verdict
-from verifier_core.verification.quantities import figures_of_reason
+from verifier_core.verification.quantities import figures_of_reason, says_less
 from verifier_core.verification.suggest import suggestion_is_better
 from verifier_core.verification.verdicts import HIGH
 
@@ -147,7 +147,11 @@ def correct_decision(claim: ClaimFacts) -> Decision:
         return Decision(False, "No source of the claim gives another figure for it with confidence.")
     if len({figures_of_reason(c.reason) for c in fails}) > 1:
         return Decision(False, "Its sources give different figures for it; correct it by hand.")
-    return Decision(True, target=min(fails, key=lambda c: c.position))
+    target = min(fails, key=lambda c: c.position)
+    if says_less(*figures_of_reason(target.reason)):
+        return Decision(False, "The source's figure leaves out part of the claim's (a date without its year); "
+                               "correct it by hand.", target)
+    return Decision(True, target=target)
 
 
 def suggestion_decision(claim: ClaimFacts, suggestion: SuggestionFacts, action: str, *,

@@ -21,7 +21,7 @@ from verifier_core.verification.mentions import GENERAL, near_form
 from verifier_core.verification.naming import thing_of, thing_words, which_length
 from verifier_core.verification.parts import split_claim
 
-__all__ = ["Mismatch", "Quantity", "figures_of_reason", "mismatches", "quantities"]
+__all__ = ["Mismatch", "Quantity", "figures_of_reason", "mismatches", "quantities", "says_less"]
 
 MIN_OVERLAP = 2  # shared context words before two figures count as "the same thing"
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
@@ -61,6 +61,15 @@ def figures_of_reason(reason: str) -> tuple[str, str] | None:
     given = head[len(FIGURE_REASON):]
     given = given.rpartition(" as ")[2] if " as " in given else given
     return (claimed, given) if claimed and given else None
+
+
+def says_less(claimed: str, given: str) -> bool:
+    """Whether the source's figure leaves out part of the claim's ("June 9th" for "June 4,
+    2013": no year), so that writing it in the claim's place would lose what the claim says."""
+    a, b = quantities(claimed), quantities(given)
+    if len(a) != 1 or len(b) != 1:
+        return False  # not two figures read back: the editor sees the change before it is saved
+    return a[0].kind == b[0].kind == "date" and any(x and not y for x, y in zip(a[0].date, b[0].date))
 
 
 def comparable(claim: Quantity, source: Quantity) -> bool:

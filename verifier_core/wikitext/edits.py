@@ -289,6 +289,7 @@ def untag_failed_verification(wikitext: str, *, target: RefTarget) -> WikitextCh
 # citation, or a sentence's end (". " before a capital).
 _SENTENCE_END = re.compile(r"[.!?][\"'”’]?\s+(?=[A-Z\[{'\"“])")
 _TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
+_CONVERTED = re.compile(r"\s*\(\s*(?:about\s+|c\.\s*)?[\d.,]+\s*[^\W\d_]")  # "41 m (135 ft)"
 _LINK = re.compile(r"\[\[[^\[\]]*\]\]")  # a figure in a link is also its target: changed by hand
 
 
@@ -299,7 +300,9 @@ def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str
     target = _checked(wikitext, target)
     text = masked(wikitext)
     start = _sentence_start(text, target.start)
-    figure = re.compile(r"(?<![\w.,/-])%s(?![\w/]|[.,:]\d|[-–]\d)" % re.escape(claimed))
+    # The wikitext may keep a figure and its unit together with a no-break space.
+    written = r"(?:\s+|&nbsp;|\u00a0)".join(re.escape(part) for part in claimed.split())
+    figure = re.compile(r"(?<![\w.,/-])%s(?![\w/]|[.,:]\d|[-–]\d)" % written)
     hidden = [m.span() for m in _TEMPLATE.finditer(text, start, target.start)]
     hidden += [m.span() for m in _LINK.finditer(text, start, target.start)]
     spots = [m for m in figure.finditer(text, start, target.start)
@@ -309,6 +312,10 @@ def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str
         raise LocateError(f"the figure “{claimed}” is not written once {where} the sentence before its "
                           "citation (a template or a link may write it); correct it by hand")
     spot = spots[0]
+    if _CONVERTED.match(text, spot.end()):
+        raise LocateError(f"the claim also gives “{claimed}” in other units right after it; correct both by hand")
+    space = re.search(r"&nbsp;|\u00a0", spot.group(0))
+    given = given.replace(" ", space.group(0)) if space else given
     new = wikitext[:spot.start()] + given + wikitext[spot.end():]
     return WikitextChange(wikitext, new, given, f"Corrected a figure to what its cited source gives: "
                           f"{claimed} → {given}", target=target, replaces=claimed)
