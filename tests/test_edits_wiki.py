@@ -14,7 +14,7 @@ from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 
 from sideapp.edits.models import AuditEntry
-from sideapp.models import Claim, ScanJob, Suggestion, Wiki
+from sideapp.models import Claim, ClaimCitation, ScanJob, Suggestion, Wiki
 from sideapp.scans.wikiapi import EditConflict, WikiClient
 from sideapp.scans.wikis import client_for
 from tests.edits_support import judged_not_supported, suggested
@@ -139,7 +139,10 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         page = self.client.get(reverse("claim_detail", args=[claim.pk]))
         self.assertContains(page, "Change “1931” to “1932”")
         url = reverse("claim_correct", args=[claim.pk])
-        self.assertContains(self.client.get(url), "The text to write in place of “1931” in the claim&#x27;s sentence:")
+        ClaimCitation.objects.filter(claim=claim).update(evidence={"sentences": ["The bridge opened in 1932."]})
+        preview = self.client.get(url)
+        self.assertContains(preview, "The text to write in place of “1931” in the claim's sentence:")
+        self.assertContains(preview, "<blockquote class=\"evidence\">The bridge opened in 1932.</blockquote>", html=False)
         self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
         self.assertEqual(self.wiki_text().strip(), PAGE.replace("opened in 1931.", "opened in 1932.").strip())
         self.assertIn("Corrected a figure to what its cited source gives: 1931 → 1932", self.last_comment())

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from sideapp.claims.offers import offer_for
+from sideapp.claims.wording import quote_of
 from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
@@ -68,7 +69,7 @@ def claim_correct(request, pk: int):
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
                "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
-               "apply_modes": _apply_modes(claim, mode, suggestion)}
+               "apply_modes": _apply_modes(claim, mode, suggestion), "source_line": _source_line(claim, mode)}
     if request.method == "POST" and request.POST.get("confirm") == "1":
         return _save(request, context)
     try:
@@ -78,6 +79,15 @@ def _edit_flow(request, claim, mode, suggestion):
     change = proposal.change
     context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title))
     return render(request, "edits/preview.html", context)
+
+
+def _source_line(claim, mode: str) -> dict | None:
+    """For a figure's correction, the cited source's own line that gives its figure, so that
+    the editor reads it before the claim is changed to say it."""
+    if mode != services.CORRECT:
+        return None
+    link = offer_for(claim, mode).link
+    return {"title": link.citation.title or link.citation.url, "quote": quote_of(link.evidence)} if link else None
 
 
 def _save(request, context):
