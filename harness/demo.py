@@ -70,18 +70,24 @@ def load_demo_pages(server: "MediaWikiServer", sources_base_url: str, *,
 
 
 def sync_demo_pages(server: "MediaWikiServer", sources_base_url: str, *,
-                    previous_base_url: str | None = None) -> dict[str, int]:
+                    previous_base_url: str | None = None, restore: bool = False) -> dict[str, int]:
     """The demo on a wiki that may already hold it (a later run of the demo): articles and
     templates the wiki lacks are loaded; those it has are left as they are, with every edit
     made on the wiki since (never a reload over a wiki user's work). When the cited pages
     moved (`previous_base_url`), only their addresses are rewritten in the articles' current
-    text. Returns {article title: revision id} of the articles written."""
+    text. `restore` (asked for by name: `bin/demo --restore-articles`) writes each article as
+    the demo ships it over whatever was edited since, as a new revision (the history keeps
+    every edit). Returns {article title: revision id} of the articles written."""
     missing = {t: text for t, text in demo_templates().items() if server.current_revid(t) is None}
     server.load_pages(missing, summary="Side demo: load template")
     written = {}
     for title, text in demo_pages(sources_base_url).items():
         if server.current_revid(title) is None:
             written[title] = server.edit(title, text, summary="Side demo: load demo article")
+            continue
+        if restore:
+            if server.admin_site.pages[title].text(cache=False).strip() != text.strip():
+                written[title] = server.edit(title, text, bot=True, summary="Side demo: the article as the demo ships it")
             continue
         old, new = normalise_base_url(previous_base_url or sources_base_url), normalise_base_url(sources_base_url)
         if old != new:

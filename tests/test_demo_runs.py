@@ -54,6 +54,14 @@ class DemoPagesKeptTests(SimpleTestCase):
                                               previous_base_url="http://127.0.0.2:8090"), {})
         self.assertEqual((self.wiki.current_revid(self.title), self.text()), (revision, edited.strip()))
 
+    def test_restoring_writes_the_article_as_shipped_as_a_new_revision_and_only_when_it_changed(self):
+        shipped = self.text() if demo.sync_demo_pages(self.wiki, "http://127.0.0.2:8090") else ""
+        edited = self.wiki.edit(self.title, shipped.replace("A fact.", "A corrected fact."), summary="a user's edit")
+        restored = demo.sync_demo_pages(self.wiki, "http://127.0.0.2:8090", restore=True)
+        self.assertGreater(restored[self.title], edited)
+        self.assertEqual(self.text(), shipped)
+        self.assertEqual(demo.sync_demo_pages(self.wiki, "http://127.0.0.2:8090", restore=True), {})
+
     def test_cited_pages_on_a_new_port_rewrite_only_their_addresses(self):
         demo.sync_demo_pages(self.wiki, "http://127.0.0.2:8090")
         self.wiki.edit(self.title, self.text() + "\nA wiki user's sentence.\n", summary="a user's edit")

@@ -46,6 +46,9 @@ class Command(BaseCommand):
                                  "a new one rewrites every citation on the demo wiki")
         parser.add_argument("--archive-port", type=int, default=DEFAULT_ARCHIVE_PORT,
                             help="port of the demo's own web archive (pywb; default 8097)")
+        parser.add_argument("--restore-articles", action="store_true",
+                            help="write the demo articles back as the demo ships them (the planted mismatches "
+                                 "again), over the edits made on the demo wiki since; its history keeps them")
         parser.add_argument("--no-scan", action="store_true", help="do not queue the first scan")
         parser.add_argument("--check", action="store_true",
                             help="start, wait for the first scan to finish, edit a demo article as a "
@@ -91,7 +94,8 @@ class Command(BaseCommand):
         # A later run keeps the wiki's history: only what the wiki lacks is loaded.
         previous = self.previous_sources_port
         sync_demo_pages(wiki, sources_url, previous_base_url=sources_url.replace(
-            f":{sources.port}", f":{previous}") if previous and previous != sources.port else None)
+            f":{sources.port}", f":{previous}") if previous and previous != sources.port else None,
+            restore=opts["restore_articles"])
         # The demo patrols its wiki: edits from now on (not the pages just loaded) are checked.
         # The wiki stamps changes to the second, so patrolling starts at the next one: the
         # pages just loaded all fall before it and never appear on /patrol/ as added citations.
