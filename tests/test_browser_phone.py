@@ -28,6 +28,7 @@ PAGES = {
     "suggestion_apply": ("editor", "/claims/{claim}/suggestions/{suggestion}/apply/?mode=replace"),
     "claim_tag": ("editor", "/claims/{claim}/tag/"),
     "claim_archive": ("editor", "/claims/{claim}/archive/"),
+    "claim_correct": ("editor", "/claims/{claim}/correct/"),
     "article_report": ("editor", "/articles/{article}/report/"),
     "annotation:annotate": ("annotator", "/annotate/"),
     "annotation:recent": ("annotator", "/annotate/recent/"),
