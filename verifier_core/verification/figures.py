@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from verifier_core.retrieval.tokenize import stop_words
@@ -270,10 +271,13 @@ def _counted(noun: str, low: float) -> bool:
     or the figure is one: a singular noun after a larger number names a thing by its
     number ("the 747 Shuttle Bus", "the 204 bus", "a 2 bedroom flat")."""
     head = noun.split()[-1].lower()
-    if low <= 1 or "-" in head or head in _COUNTED_AS_IS:
-        return True
+    return low <= 1 or "-" in head or head in _COUNTED_AS_IS or _plural(head)
+
+
+@lru_cache(maxsize=4096)
+def _plural(noun: str) -> bool:
     from lemminflect import getLemma  # tables only, loaded on first use
-    return head not in getLemma(head, upos="NOUN")
+    return noun not in getLemma(noun, upos="NOUN")
 
 
 def _half_digit(match: re.Match) -> float:
