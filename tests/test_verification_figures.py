@@ -31,6 +31,13 @@ class FigureKindTests(SimpleTestCase):
         self.assertEqual(reasons("He developed two models of the Amiga 1000 computer.",
                                  "He developed the Amiga computer in 1986."), [])
 
+    def test_a_partitive_counts_its_noun(self):
+        self.assertEqual([(q.text, q.kind, q.thing) for q in quantities("Nineteen of the twenty-two men were rescued.")],
+                         [("Nineteen", "count", "men"), ("twenty-two", "count", "men")])
+        self.assertEqual(reasons("Twelve of the twenty-two men were rescued by the lifeboat.",
+                                 "The lifeboat rescued nineteen of the twenty-two men."),
+                         ["the source gives the number of men as nineteen, not Twelve"])
+
     def test_a_compound_number_word_is_one_number(self):
         self.assertEqual([(q.text, q.value) for q in quantities("Twenty-seven people and forty-one boats.")],
                          [("Twenty-seven", "27"), ("forty-one", "41")])

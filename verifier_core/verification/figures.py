@@ -62,6 +62,7 @@ _NOUN = re.compile(r"\s*(?:[-–]\s*)?([^\W\d_][\w'-]*)")
 _STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "with", "the", "a", "an", "per",
                "than", "more", "less", "times", "percent", "was", "were", "is", "are", "had", "has"}
 _PART_OF = re.compile(r"\b(?:including|includes|include|among them|among whom|of whom|of which|of them)\s+$", re.I)
+_PARTITIVE = re.compile(r"\s+of\s+(?:the|her|his|its|their|these|those|our)\s+(?:(?:\d+|%s)\s+)?" % _WORDS, re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 WINDOW = 8  # content words either side that say what a figure is about
 
@@ -300,6 +301,8 @@ def _noun_after(piece: str, end: int) -> tuple[str, frozenset[str]]:
     next three words before a function word ("two all-weather lifeboats", "five award
     nominations"), else the word right after it ("25 people")."""
     words, pos, stop = [], end, stop_words()
+    if (partitive := _PARTITIVE.match(piece, end)) is not None:  # "nineteen of the twenty-two men"
+        pos = partitive.end()
     while len(words) < 3 and (match := _NOUN.match(piece, pos)):
         word = match.group(1).lower()
         if word in _STOP_NOUNS or word in stop or word in NUMBER_WORDS:
