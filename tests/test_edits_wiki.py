@@ -141,7 +141,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         url = reverse("claim_correct", args=[claim.pk])
         ClaimCitation.objects.filter(claim=claim).update(evidence={"sentences": ["The bridge opened in 1932."]})
         preview = self.client.get(url)
-        self.assertContains(preview, "The text to write in place of “1931” in the claim's sentence:")
+        self.assertContains(preview, "The text to write in place of “1931” in the claim&#x27;s sentence:")
         self.assertContains(preview, "<blockquote class=\"evidence\">The bridge opened in 1932.</blockquote>", html=False)
         self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
         self.assertEqual(self.wiki_text().strip(), PAGE.replace("opened in 1931.", "opened in 1932.").strip())

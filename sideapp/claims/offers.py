@@ -141,14 +141,14 @@ def correct_decision(claim: ClaimFacts) -> Decision:
         return Decision(False, refusal)
     if claim.verdict == Verdict.SUPPORTED:
         return Decision(False, "The claim is called supported by its citations; its figures are left as they are.")
-    fails = [c for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH
-             and (figures := figures_of_reason(c.reason)) is not None and figures[0] in claim.text]
+    fails = {c: figures for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH
+             and (figures := figures_of_reason(c.reason)) is not None and figures[0] in claim.text}
     if not fails:
         return Decision(False, "No source of the claim gives another figure for it with confidence.")
-    if len({figures_of_reason(c.reason) for c in fails}) > 1:
+    if len(set(fails.values())) > 1:
         return Decision(False, "Its sources give different figures for it; correct it by hand.")
     target = min(fails, key=lambda c: c.position)
-    if says_less(*figures_of_reason(target.reason)):
+    if says_less(*fails[target]):
         return Decision(False, "The source's figure leaves out part of the claim's (a date without its year); "
                                "correct it by hand.", target)
     return Decision(True, target=target)

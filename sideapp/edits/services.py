@@ -20,7 +20,7 @@ from datetime import date
 from django.utils import timezone
 
 from sideapp.claims import offers
-from sideapp.claims.models import Claim, Suggestion
+from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.suggestions import suggested_page_refresh
 from sideapp.edits import saving, selectors
 from sideapp.edits.locating import BaseText, ClaimInText, article_style, base_read, claim_in_text
@@ -66,6 +66,7 @@ class EditProposal:
     summary: str
     diff: str
     token: str  # the key of its save: one confirm saves once
+    link: ClaimCitation | None = None  # the citation it acts on, where it acts on one
 
     @property
     def base_rev_id(self) -> int:
@@ -109,11 +110,11 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
     day = today or timezone.localdate()
     return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
                        change_of=lambda here: _change(here, offer, day),
-                       suggestion=offer.suggestion if mode != TAG else None)
+                       suggestion=offer.suggestion if mode != TAG else None, link=offer.link)
 
 
 def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[[ClaimInText], WikitextChange],
-                suggestion: Suggestion | None = None) -> EditProposal:
+                suggestion: Suggestion | None = None, link: ClaimCitation | None = None) -> EditProposal:
     """The change `change_of` makes at the claim's own citation in `base`, cut to its
     section; EditUnavailable in words when the claim cannot be placed there without doubt."""
     try:
@@ -125,7 +126,7 @@ def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[
     return EditProposal(
         claim=claim, mode=mode, title=base.title, base=base, change=change, section=section,
         summary=f"{change.what}; {_WHY[mode]}", diff=word_unified_diff(section.old, section.new, title=base.title),
-        token=save_token(claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id),
+        token=save_token(claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id), link=link,
     )
 
 

@@ -69,7 +69,7 @@ def claim_correct(request, pk: int):
 def _edit_flow(request, claim, mode, suggestion):
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
                "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
-               "apply_modes": _apply_modes(claim, mode, suggestion), "source_line": _source_line(claim, mode)}
+               "apply_modes": _apply_modes(claim, mode, suggestion)}
     if request.method == "POST" and request.POST.get("confirm") == "1":
         return _save(request, context)
     try:
@@ -77,17 +77,18 @@ def _edit_flow(request, claim, mode, suggestion):
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
     change = proposal.change
-    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title))
+    context.update(proposal=proposal, diff_lines=diff_lines(change.old, change.new, title=proposal.title),
+                   source_line=_source_line(proposal))
     return render(request, "edits/preview.html", context)
 
 
-def _source_line(claim, mode: str) -> dict | None:
+def _source_line(proposal: services.EditProposal) -> dict | None:
     """For a figure's correction, the cited source's own line that gives its figure, so that
     the editor reads it before the claim is changed to say it."""
-    if mode != services.CORRECT:
+    link = proposal.link
+    if proposal.mode != services.CORRECT or link is None:
         return None
-    link = offer_for(claim, mode).link
-    return {"title": link.citation.title or link.citation.url, "quote": quote_of(link.evidence)} if link else None
+    return {"title": link.citation.title or link.citation.url, "quote": quote_of(link.evidence)}
 
 
 def _save(request, context):

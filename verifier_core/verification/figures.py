@@ -261,7 +261,8 @@ _COUNTED_AS_IS = {"people", "staff", "crew", "police", "personnel", "cattle", "a
 
 def _named_by(piece: str, start: int, end: int) -> bool:
     match = _NAME_BEFORE.search(piece[max(0, start - 60):start])
-    if match is None or match.group(1).lower() in (*stop_words(), *_MONTHS, *_SEASONS):
+    name = match.group(1).lower() if match else ""
+    if not name or name in stop_words() or name in _MONTHS or name in _SEASONS:
         return False
     after = _WORD_AFTER.match(piece, end)
     return bool(match.group(2)) or (after is not None and after.group(1) not in stop_words())

@@ -58,8 +58,7 @@ def figures_of_reason(reason: str) -> tuple[str, str] | None:
     if not reason.startswith(FIGURE_REASON) or ", not " not in reason:
         return None
     head, _, claimed = reason.rpartition(", not ")
-    given = head[len(FIGURE_REASON):]
-    given = given.rpartition(" as ")[2] if " as " in given else given
+    given = head[len(FIGURE_REASON):].rpartition(" as ")[2]  # the whole of it where no thing is named
     return (claimed, given) if claimed and given else None
 
 

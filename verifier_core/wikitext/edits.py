@@ -88,6 +88,12 @@ class WikitextChange:
     target: RefTarget | None = None  # the occurrence it acts on, in `old`
     replaces: str = ""  # the claim's text the snippet is written in place of ("": added at the citation)
 
+    @property
+    def snippet_place(self) -> str:
+        """Where an editor making the change by hand writes the snippet, in words."""
+        return (f"The text to write in place of “{self.replaces}” in the claim's sentence" if self.replaces
+                else "The text to add at the claim's citation")
+
 
 def target_at(wikitext: str, start: int | None, end: int | None, written: str | None = None, *,
               kind: str = "ref", name: str | None = None, group: str = "") -> RefTarget:
