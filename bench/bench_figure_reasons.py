@@ -6,18 +6,21 @@ WiCE (real claims and the pages they cite), in one run.
     .venv/bin/python bench/bench_figure_reasons.py --judgements FILE.jsonl [--show supported]
 
 A figure reason on a claim whose page fully supports it is a false one (target: at most
-3% of supported claims). Before: the code of `--baseline` (default the commit before issue
-31, bench/baseline.ISSUE_31_BASE; `--baseline 6ce1959...` is the code before issue 24),
-run from git; after: this checkout. Planted swaps (bench/verification_trust.planted_claims):
-in each supported claim one figure the page gives is replaced by another of the same kind
-from the same page, once with the baseline's figures and once with this checkout's; a swap
-is caught when a figure reason is given (issue 31's target: at least 60%). Precision of
-figure reasons (target at least 0.9), two ways: among the reasons given to the supported
-claims that have a swap and to their swaps, the share on swaps; and on the nst_* rows,
-whose annotators mark the claim words the page does not support, the share of reasons on a
-figure marked unsupported. No model is needed: the reason comes from the figures alone. The
-CPU time per claim (the page's figures and the comparison, as the verify worker does them)
-is printed for both sides.
+3% of supported claims). Three sides: the code of `--baseline` (default the commit before
+issue 31, bench/baseline.ISSUE_31_BASE), run from git; this checkout's figure rules alone
+(quantities.mismatches); and what the app says, those rules as the verifier reads them
+(figure_reading.read_mismatches: the cross-encoder must read the source's sentence as
+stating the claim with the source's figure). Planted swaps, two sets, each drawn by this
+checkout's code and given to every side: `planted_claims` (in each supported claim one
+figure the page gives replaced by another of the same kind from the same page; issue 31's
+target: at least 60% caught) and `like_for_like_swaps` (only a figure the page states in
+its body, swapped for one of the same kind about the same kind of thing: an error an editor
+could make). Precision of figure reasons (target at least 0.9), two ways: among the
+reasons given to the supported claims that have a swap and to their swaps, the share on
+swaps; and on the nst_* rows, whose annotators mark the claim words the page does not
+support, the share of reasons on a figure marked unsupported (nst_train is the
+cross-encoder's training file, so its row is no test of the reading). CPU time per claim
+is printed for each side.
 
 `--judgements` reads people's labels instead of WiCE's: the file `manage.py
 export_judgements --from all` writes (annotators' majority labels of the blind A/B
@@ -26,13 +29,12 @@ source supports them). Those are claims no rule here was designed on, so the fig
 prints are a first look each time new judgements come in.
 
 Halves (`data.half`, a hash of each claim's group, so that claims sharing a page never
-straddle them): issue 24's part B designed its rules on the "dev" half only; "held-out"
-is the result, never looked at while designing. `--split all` is both.
+straddle them): rules are designed on the "dev" half only; "held-out" is the result.
+`--split all` is both.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import json
 import time
@@ -45,9 +47,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.baseline import ISSUE_31_BASE, baseline_tree, run_in  # noqa: E402
 from bench.machine import load_line  # noqa: E402
-from bench.verification_trust import planted_claims  # noqa: E402
+from bench.verification_trust import like_for_like_swaps, planted_claims  # noqa: E402
 from verifier_core.verification.data import HALVES, half, load_wice  # noqa: E402
-from verifier_core.verification.quantities import mismatches, quantities  # noqa: E402
+from verifier_core.verification.figure_reading import read_mismatches  # noqa: E402
+from verifier_core.verification.quantities import mismatches  # noqa: E402
+from verifier_core.verification.scoring import Verifier  # noqa: E402
 
 LABELS = ("supported", "partially_supported", "not_supported")
 # Run inside the baseline tree: its own mismatches, its own planted swaps, its own time.
@@ -67,9 +71,9 @@ fires = [bool(f) for f in found]
 spans = [[[m.claim.start, m.claim.end] for m in f] for f in found]
 planted = planted_claims(examples, payload["rows"])
 caught = {i: bool(mismatches(claim, examples[i].page)) for i, claim in planted.items()}
-theirs = {i: bool(mismatches(claim, examples[int(i)].page)) for i, claim in payload["planted"].items()}
-print(json.dumps({"fires": fires, "spans": spans, "ms": ms, "planted": planted, "caught": caught,
-                  "caught_new_swaps": theirs}))
+theirs = {name: {i: bool(mismatches(claim, examples[int(i)].page)) for i, claim in swaps.items()}
+          for name, swaps in payload["swaps"].items()}
+print(json.dumps({"fires": fires, "spans": spans, "ms": ms, "planted": planted, "caught": caught, "theirs": theirs}))
 """
 # Another commit's rules on the same claims and the same two swap sets (--also).
 COMPARE = """
@@ -82,6 +86,9 @@ supported = [i for i in payload["rows"] if examples[i].label == "supported"]
 print(json.dumps([sum(fired(examples[i].claim, i) for i in supported), len(supported)]
                  + [sum(fired(claim, i) for i, claim in swaps.items()) for swaps in payload["swaps"]]))
 """
+SWAP_SETS = {"this checkout's figures (the target's set)": planted_claims,
+             "like for like (a figure the page states, swapped for one of the same kind and thing)":
+                 like_for_like_swaps}
 
 
 @dataclass
@@ -91,6 +98,37 @@ class Judged:
     page: str
     label: str
     source: str  # who labelled it: annotators | editors
+    title: str = ""
+
+
+@dataclass
+class Side:
+    """One side of the comparison: which claims it gives a figure reason, the claim spans of
+    the figures they are about, and its swaps caught per set."""
+    name: str
+    fires: list[bool]
+    spans: list[list[list[int]]]
+    caught: dict[str, int]
+    ms: str = ""
+
+
+class Finder:
+    """This checkout's figure reasons: the figure rules alone, or as the verifier reads them
+    (figure_reading.py, what the app says)."""
+
+    def __init__(self, verifier=None):
+        self.verifier = verifier
+        self.read_ms: list[float] = []
+
+    def __call__(self, claim: str, example) -> list:
+        found = mismatches(claim, example.page)
+        if self.verifier is None or not found:
+            return found
+        started = time.process_time()
+        kept = read_mismatches(claim, found, lambda q: example.page,
+                               lambda pairs: self.verifier.read_pairs(getattr(example, "title", ""), pairs))
+        self.read_ms.append(1000 * (time.process_time() - started))
+        return kept
 
 
 def load_judgements(path: Path) -> list[Judged]:
@@ -118,17 +156,21 @@ def share(pair: tuple[int, int]) -> str:
     return f"{hits / total:6.1%} ({hits}/{total})" if total else "-"
 
 
-def after_run(examples, rows: set[int], show: str | None) -> tuple[list[bool], float, list]:
-    """This checkout's figure reasons on every example, its CPU ms per claim, and the claim
-    spans of the figures each reason is about."""
+def this_side(name: str, find: Finder, examples, rows: set[int], swaps: dict[str, dict[int, str]],
+              show: str | None) -> Side:
+    """This checkout's reasons on every example and on every swap set."""
     fires, spans, started = [], [], time.process_time()
     for i, example in enumerate(examples):
-        found = mismatches(example.claim, example.page)
+        found = find(example.claim, example)
         fires.append(bool(found))
         spans.append([[m.claim.start, m.claim.end] for m in found])
         if show and found and i in rows and example.label == show:
-            print(f"  {'; '.join(m.reason for m in found)} | {example.claim[:120]}")
-    return fires, 1000 * (time.process_time() - started) / len(examples), spans
+            print(f"  [{name}] {'; '.join(m.reason for m in found)} | {example.claim[:120]}")
+    ms = f"{1000 * (time.process_time() - started) / len(examples):.2f}"
+    caught = {label: sum(bool(find(claim, examples[i])) for i, claim in swap.items()) for label, swap in swaps.items()}
+    if find.read_ms:
+        ms += f" (reading: {sum(find.read_ms) / len(find.read_ms):.0f} ms per claim given a reason)"
+    return Side(name, fires, spans, caught, ms)
 
 
 def marked(example, start: int, end: int) -> bool | None:
@@ -145,73 +187,55 @@ def marked(example, start: int, end: int) -> bool | None:
     return any(hits) if hits else None
 
 
-def precision_lines(examples, split: str, before: dict, after: tuple, new_swaps: dict) -> None:
-    """Precision of figure reasons, before and after, both ways (module docstring)."""
-    originals = [i for i in new_swaps if in_split(examples[i], split)]
-    print("\n| precision of figure reasons (target ≥ 0.9) | before | after |\n|---|---|---|")
+def precision_lines(examples, split: str, sides: list[Side], target: dict[int, str]) -> None:
+    """Precision of figure reasons, each side, both ways (module docstring)."""
+    originals = [i for i in target if in_split(examples[i], split)]
+    label = next(iter(SWAP_SETS))
+    print("\n| precision of figure reasons (target ≥ 0.9) | " + " | ".join(s.name for s in sides) + " |\n|---"
+          + "|---" * len(sides) + "|")
     cells = []
-    for fires, caught in ((before["fires"], sum(before["caught_new_swaps"][str(i)] for i in originals)),
-                          (after[0], caught_after(examples, {i: new_swaps[i] for i in originals}))):
-        false = sum(fires[i] for i in originals)
+    for side in sides:
+        caught, false = side.caught[label], sum(side.fires[i] for i in originals)
         cells.append(f"{caught / (caught + false):.2f} ({caught} on swaps, {false} on their originals)"
                      if caught + false else "-")
-    print(f"| supported claims with a swap and their swaps | {cells[0]} | {cells[1]} |")
-    cells = []
-    for spans in (before["spans"], after[2]):
-        right = wrong = 0
-        for i, e in enumerate(examples):
-            if e.source.startswith("nst_") and in_split(e, split):
-                for a, b in spans[i]:
-                    mark = marked(e, a, b)
-                    right += mark is True
-                    wrong += mark is False
-        cells.append(f"{right / (right + wrong):.2f} ({right} on figures marked unsupported, {wrong} marked supported)"
-                     if right + wrong else "-")
-    print(f"| nst_* rows, against the annotators' marks | {cells[0]} | {cells[1]} |")
+    print("| supported claims with a swap (the target's set) and their swaps | " + " | ".join(cells) + " |")
+    for files in (("nst_dev",), ("nst_train",)):
+        cells = []
+        for side in sides:
+            right = wrong = 0
+            for i, e in enumerate(examples):
+                if e.source in files and in_split(e, split):
+                    for a, b in side.spans[i]:
+                        mark = marked(e, a, b)
+                        right += mark is True
+                        wrong += mark is False
+            cells.append(f"{right / (right + wrong):.2f} ({right} right, {wrong} wrong)" if right + wrong else "-")
+        print(f"| {files[0]} rows, against the annotators' marks | " + " | ".join(cells) + " |")
+    print("\n(nst_train is the cross-encoder's training file: the reading's figures on it are not a test.)")
 
 
-def caught_after(examples, planted: dict[int, str]) -> int:
-    return sum(bool(mismatches(claim, examples[i].page)) for i, claim in planted.items())
-
-
-def same_kind_swap(original: str, swapped: str) -> bool:
-    """The swap puts a figure of the original's kind in its place under typed figures
-    ("1994" for "1996"), not a number into a date's day ("March three, 2017"), a name
-    ("G3" for "G7") or half a range ("1969–19")."""
-    head = len(os.path.commonprefix([original, swapped]))
-    tail = len(os.path.commonprefix([original[head:][::-1], swapped[head:][::-1]]))
-
-    def kind_at(text: str) -> str | None:
-        end = max(head + 1, len(text) - tail)
-        return next((q.kind for q in quantities(text) if q.start < end and head < q.end), None)
-
-    return kind_at(original) is not None and kind_at(original) == kind_at(swapped)
-
-
-def print_tables(examples, split: str, before: dict, after: tuple[list[bool], float], new_swaps: dict) -> bool:
-    old, new = rates(examples, before["fires"], split), rates(examples, after[0], split)
-    print(f"\n{'Half: ' + split if split in HALVES else 'All claims'}. Figure reasons given (\"the source gives ..., not ...\"), "
-          f"baseline {before['commit'][:7]} vs this checkout:\n")
-    print("| data | label | before | after |\n|---|---|---|---|")
-    for key in sorted(new, key=lambda k: (k[0] != "dev", k[0], LABELS.index(k[1]))):
-        print(f"| {key[0]} | {key[1]} | {share(old[key])} | {share(new[key])} |")
-    planted = {int(i): claim for i, claim in before["planted"].items()}
-    typed = {i: claim for i, claim in planted.items() if same_kind_swap(examples[i].claim, claim)}
-    pairs = {"the baseline's figures": (planted, sum(before["caught"].values())),
-             "... of which a figure of the same kind under this checkout's figures":
-                 (typed, sum(before["caught"][str(i)] for i in typed)),
-             "this checkout's figures (the target's set)":
-                 (new_swaps, sum(before["caught_new_swaps"].values()))}
+def print_tables(examples, split: str, sides: list[Side], swaps: dict[str, dict[int, str]]) -> bool:
+    per_side = [rates(examples, side.fires, split) for side in sides]
+    print(f"\n{'Half: ' + split if split in HALVES else 'All claims'}. Figure reasons given (\"the source gives ..., "
+          "not ...\"):\n")
+    print("| data | label | " + " | ".join(s.name for s in sides) + " |\n|---|---" + "|---" * len(sides) + "|")
+    for key in sorted(per_side[-1], key=lambda k: (k[0] != "dev", k[0], LABELS.index(k[1]))):
+        print(f"| {key[0]} | {key[1]} | " + " | ".join(share(r.get(key, (0, 0))) for r in per_side) + " |")
     print("\nPlanted figure swaps in supported claims, caught (a figure reason given):\n")
-    print("| swaps made by | claims | before | after |\n|---|---|---|---|")
-    for label, (swaps, caught_before) in pairs.items():
-        caught = caught_after(examples, swaps)  # the last set is this checkout's, the target's
-        print(f"| {label} | {len(swaps)} | {share((caught_before, len(swaps)))} | {share((caught, len(swaps)))} |")
-    precision_lines(examples, split, before, after, new_swaps)
-    print(f"\nCPU ms per claim (the page's figures and the comparison): before {before['ms']:.2f}, "
-          f"after {after[1]:.2f}")
-    supported = [sum(pair[n] for key, pair in new.items() if key[1] == "supported") for n in (0, 1)]
-    return supported[0] <= 0.03 * supported[1] and caught >= 0.6 * len(new_swaps)
+    print("| swaps | claims | " + " | ".join(s.name for s in sides) + " |\n|---|---" + "|---" * len(sides) + "|")
+    for label, swap in swaps.items():
+        print(f"| {label} | {len(swap)} | " + " | ".join(share((s.caught[label], len(swap))) for s in sides) + " |")
+    precision_lines(examples, split, sides, next(iter(swaps.values())))
+    print("\nCPU ms per claim (the page's figures and the comparison): "
+          + "; ".join(f"{s.name} {s.ms}" for s in sides))
+    final, target = sides[-1], next(iter(swaps))
+    supported = [sum(pair[n] for key, pair in per_side[-1].items() if key[1] == "supported") for n in (0, 1)]
+    return supported[0] <= 0.03 * supported[1] and final.caught[target] >= 0.6 * len(swaps[target])
+
+
+def before_side(examples, before: dict, swaps: dict[str, dict[int, str]]) -> Side:
+    return Side(f"before ({before['commit'][:7]})", before["fires"], before["spans"],
+                {label: sum(before["theirs"][label].values()) for label in swaps}, f"{before['ms']:.2f}")
 
 
 def compare(commits: list[str], payload: dict) -> None:
@@ -249,16 +273,22 @@ def main() -> None:
         examples = load_wice(Path(args.data))
         rows = [i for i, e in enumerate(examples) if e.source == "dev" and in_split(e, args.split)]
         payload = {"data": str(Path(args.data).resolve())}
-    new_swaps = planted_claims(examples, rows)  # swaps of the new kinds (a count for a count...)
+    swaps = {label: make(examples, rows) for label, make in SWAP_SETS.items()}
     with baseline_tree(args.baseline) as folder:
-        before = run_in(folder, BEFORE, {**payload, "planted": new_swaps, "rows": rows})
+        before = run_in(folder, BEFORE, {**payload, "rows": rows,
+                                         "swaps": {label: {str(i): c for i, c in swap.items()}
+                                                   for label, swap in swaps.items()}})
     before["commit"] = args.baseline
-    met = print_tables(examples, args.split, before, after_run(examples, set(rows), args.show), new_swaps)
+    verifier = Verifier.load()
+    sides = [before_side(examples, before, swaps),
+             this_side("rules alone", Finder(), examples, set(rows), swaps, args.show),
+             this_side("read by the verifier (the app)", Finder(verifier), examples, set(rows), swaps, args.show)]
+    met = print_tables(examples, args.split, sides, swaps)
     print(f"{'meets' if met else 'MISSES'} the target: supported claims given a figure reason <= 3%, planted swaps "
           "(this checkout's set) caught >= 60%")
     if args.also:
         compare(args.also, {"data": str(Path(args.data).resolve()), "rows": rows,
-                            "swaps": [before["planted"], {str(i): claim for i, claim in new_swaps.items()}]})
+                            "swaps": [before["planted"], {str(i): claim for i, claim in swaps[next(iter(swaps))].items()}]})
     print(load_line("after the run"))
 
 

@@ -88,6 +88,37 @@ def planted_claims(examples, rows, seed: int = 0) -> dict[int, str]:
     return out
 
 
+def like_for_like_swaps(examples, rows, seed: int = 0) -> dict[int, str]:
+    """Planted figure errors as an editor could make them: in each supported claim, one figure
+    the page states in a sentence of its body (not only in a byline, a menu or a heading)
+    replaced by another figure of the page of the same kind about the same kind of thing (a
+    year for a year, a count of the same noun, a length for a length: `comparable`), so that
+    the page gives the claim's figure and the swap is a wrong value of it. `planted_claims`
+    also puts in figures of other dimensions ("About $8.3 Million prior to the start of
+    filming" for "About three months") and figures for which the page states nothing (a DOI
+    for a date); no reason of the form "the source gives X, not Y" can be right about those."""
+    from verifier_core.verification.quantities import COMPARED, agrees, comparable
+    from verifier_core.verification.sentences import body_sentences
+
+    rng, out = random.Random(seed), {}
+    for i in rows:
+        ex = examples[i]
+        if ex.label != "supported":
+            continue
+        page = quantities(ex.page)
+        body = [(s.start, s.end) for s in body_sentences(ex.page)]
+        stated = [q for q in quantities(ex.claim) if q.kind in COMPARED and any(
+            comparable(q, s) and agrees(q, s) and not s.page_date and any(a <= s.start < b for a, b in body)
+            for s in page)]
+        if not stated:
+            continue
+        q = rng.choice(stated)
+        others = sorted({s.text for s in page if comparable(q, s) and not agrees(q, s) and not s.page_date})
+        if others:
+            out[i] = ex.claim[:q.start] + rng.choice(others) + ex.claim[q.end:]
+    return out
+
+
 def planted_supported(X, Xp: dict[int, np.ndarray], examples, folds: int, seed: int) -> dict[str, tuple[float, float]]:
     """Per variant: share of original and of planted claims called supported, each scored
     by the head of the fold its original claim was held out in."""

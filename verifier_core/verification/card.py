@@ -66,8 +66,9 @@ P(supported) + 0.5 P(partially supported); verdicts are thresholds on the score.
   score < {t_not:.3f}, the largest cut whose out-of-fold precision reaches {target:.2f}; supported
   if score >= {t_sup:.3f} (best supported-vs-rest accuracy), high confidence from {t_conf:.3f}
   (precision {target:.2f}); in between partially supported, low confidence ("needs a look").
-  A figure the source states otherwise, about the same thing, makes the citation
-  `not_supported` with high confidence (flagged, the tag offered); a source holding fewer
+  A figure the source states otherwise, about the same thing (the figure rules find it and
+  the pair head reads the source's sentence as stating the claim with that figure), makes the
+  citation `not_supported` with high confidence (flagged, the tag offered); a source holding fewer
   than one in five of the claim's content words is `not_supported` (high confidence).
 - Claim parts: clauses scored by a word model (logistic over the cross-encoder's word
   support and presence in the page) trained on `nst_train`'s marked tokens: {words_line}.

@@ -87,6 +87,7 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64, meta:
         bm25_norm=(scores[order[0]] / ideal) if found else 0.0,
         top_terms=[set(docs[i]) for i in selected],
         quantities=list(page.quantities),
+        text=text,
     )
     extra = meta_text(meta)
     if extra:  # WiCE's pages carry their title and date as lines too: the head saw them so

@@ -50,6 +50,7 @@ class SourceAnalysis:
     pair_probs: list[float] = field(default_factory=list)  # per top passage
     word_support: list[list[float]] = field(default_factory=list)  # per passage, per content word
     quantities: list[Quantity] = field(default_factory=list)  # the source's figures
+    text: str = ""  # the source's text, which its figures' offsets point into
 
 
 @dataclass

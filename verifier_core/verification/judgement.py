@@ -17,6 +17,7 @@ import numpy as np
 from verifier_core.verification import fallback
 from verifier_core.verification.calibration import VerdictHead
 from verifier_core.verification.features import FEATURE_NAMES, ClaimAnalysis, SourceAnalysis, analyse_claim
+from verifier_core.verification.figure_reading import Reader, read_mismatches
 from verifier_core.verification.parts import UNTRAINED, WordModel
 from verifier_core.verification.mentions import unmentioned
 from verifier_core.verification.reasons import GENERIC_PAGE, verdict_reason
@@ -71,8 +72,14 @@ def head_columns(head: VerdictHead, features: np.ndarray) -> np.ndarray:
 
 
 def judge(claim: str, analyses: list[SourceAnalysis], *, head: VerdictHead | None, word_model: WordModel = UNTRAINED,
-          generic: bool = False, evidence_sentence: str | None = None) -> Judgement:
+          generic: bool = False, evidence_sentence: str | None = None, read: Reader | None = None) -> Judgement:
+    """`read` (the cross-encoder, where there is one) must read each contradicted figure as
+    the source's own for the claim's thing before it is said (figure_reading.py). The head's
+    `num_mismatch` feature stays the figure rules' alone, as it was fitted."""
     found = analyse_claim(claim, analyses, word_model)
+    if read is not None and found.mismatches:
+        owner = {id(q): a.text for a in analyses for q in a.quantities if a.text}
+        found.mismatches = read_mismatches(claim, found.mismatches, lambda q: owner.get(id(q)), read)
     if head is None:  # no checkpoint: cosine similarity, never a confident verdict
         score = float(np.clip(max((p for a in analyses for p in a.pair_probs), default=0.0), 0.0, 1.0))
         verdict, confidence = fallback.THRESHOLDS.decide(score)

@@ -42,6 +42,8 @@ class Mismatch:
     source_text: str
     thing: str = ""  # what the two figures are of, in words: "the year the line reopened"
     source_start: int = -1  # where the source's figure is, in its text (the quote is its sentence)
+    source: Quantity | None = None  # the source's figure itself
+    agreeing: tuple[Quantity, ...] = ()  # the source's figures that give the claim's (none: never given)
 
     @property
     def reason(self) -> str:
@@ -131,7 +133,15 @@ def mismatches(claim: str, source: str, source_quantities: list[Quantity] | None
     kept = _one_occasion(pairs, own, found)
     # A figure the claim also gives in other units ("41 m (135 ft)") is said once.
     kept = [(q, r) for n, (q, r) in enumerate(kept) if not any(_same_figure(q, o) for o, _ in kept[:n])]
-    return [Mismatch(q, r.value, r.text, _thing(q, claim, _shared(q, r)), r.start) for q, r in kept]
+    return [Mismatch(q, r.value, r.text, _thing(q, claim, _shared(q, r)), r.start, r, _given(q, own, found))
+            for q, r in kept]
+
+
+def _given(q: Quantity, own: list[Quantity], found: list[Quantity]) -> tuple[Quantity, ...]:
+    """The source's figures that give the claim's, in a sentence of their own (no byline),
+    closest in wording to the claim's first."""
+    agreeing = [s for s in candidates(q, own, found)[1] if not s.page_date]
+    return tuple(sorted(agreeing, key=lambda s: -len(_shared(q, s))))
 
 
 def _same_figure(q: Quantity, other: Quantity) -> bool:
@@ -167,15 +177,7 @@ def _distinct(figures: list[Quantity]) -> int:
 def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozenset[str],
            anchors: list[str], named: list[str]) -> Quantity | None:
     """The source's figure for the thing `q` is about, when it is another one."""
-    same = [s for s in found if comparable(q, s)]
-    agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
-    # A source figure that another figure of the claim gives is that figure's, not a rival;
-    # nor is a year in a sentence that names another in words ("this year") when the page
-    # gives the claimed year: "this year" may be it.
-    others = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s) and not _part(q, s)
-              and not _apart_in_month_only(q, s)
-              and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
-              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+    same, agreeing, others = candidates(q, own, found)
     if (misdated := _near_date(q, others, agreeing)) is not None:
         return misdated
     if (sole := _sole_length(q, others, found, named)) is not None:
@@ -191,6 +193,21 @@ def _rival(q: Quantity, own: list[Quantity], found: list[Quantity], part: frozen
         return best
     # A page's own date (a byline) agrees, but no sentence of it states anything.
     return _restated(q, part, rivals, [s for s in agreeing if not s.page_date])
+
+
+def candidates(q: Quantity, own: list[Quantity], found: list[Quantity]):
+    """(the source's figures comparable with `q`, those that agree with it, those that could
+    be rivals). A source figure that another figure of the claim gives is that figure's, not
+    a rival; nor is a page's own date, a month alone, part of a larger count, or a year in a
+    sentence that names another in words ("this year") when the page gives the claimed year:
+    "this year" may be it."""
+    same = [s for s in found if comparable(q, s)]
+    agreeing = [s for s in same if agrees(q, s)] + _dated_years(q, found)
+    others = [s for s in same if not agrees(q, s) and not s.page_date and not _month_only(s) and not _part(q, s)
+              and not _apart_in_month_only(q, s)
+              and not (s.year_in_words and q.kind in ("year", "date") and agreeing)
+              and not any(o is not q and comparable(o, s) and agrees(o, s) for o in own)]
+    return same, agreeing, others
 
 
 def _near_date(q: Quantity, others: list[Quantity], agreeing: list[Quantity]) -> Quantity | None:

@@ -216,26 +216,42 @@ class Verifier:
         """Fill pair probabilities and word support of each prepared source, from the cache
         where possible; the rest in one cross-encoder run, each distinct passage once."""
         texts = [[p.passages[i].text for i in p.selected] for p in prepared]
-        keys = [[cache_key(self.model_version, claim.text, claim.title, t) for t in ts] for ts in texts]
-        values = {k: self.cache.get(k) for ks in keys for k in ks}
-        todo = {k: t for ks, ts in zip(keys, texts) for k, t in zip(ks, ts) if values[k] is None}
-        if todo:
-            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim.text, claim.title, list(todo.values()), self.max_length)
-            for n, k in enumerate(todo):
-                values[k] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
-                self.cache.put(k, values[k])
+        values = iter(self._encoded(claim.text, claim.title, [t for ts in texts for t in ts]))
         words = content_words(claim.text)
-        for one, ks in zip(prepared, keys):
-            mine = [values[k] for k in ks]
+        for one, ts in zip(prepared, texts):
+            mine = [next(values) for _ in ts]
             one.analysis.pair_probs = [v["pair"] for v in mine]
             one.analysis.word_support = [
                 word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in mine
             ]
 
+    def _encoded(self, claim: str, title: str, texts: list[str]) -> list[dict]:
+        """The cross-encoder's reading of each text against the claim ("pair", "pieces",
+        "offsets"), from the cache where possible, the rest in one run."""
+        keys = [cache_key(self.model_version, claim, title, t) for t in texts]
+        values = {k: self.cache.get(k) for k in keys}
+        todo = {k: t for k, t in zip(keys, texts) if values[k] is None}
+        if todo:
+            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim, title, list(todo.values()), self.max_length)
+            for n, k in enumerate(todo):
+                values[k] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
+                self.cache.put(k, values[k])
+        return [values[k] for k in keys]
+
     def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, sentence: str | None) -> Judgement:
         """Score, verdict, confidence, parts and reason from one or several sources."""
         return judge(claim.text, [p.analysis for p in prepared], head=self.head if self.model is not None else None,
-                     word_model=self.word_model, generic=generic, evidence_sentence=sentence)
+                     word_model=self.word_model, generic=generic, evidence_sentence=sentence,
+                     read=(lambda pairs: self.read_pairs(claim.title, pairs)) if self.model is not None else None)
+
+    def read_pairs(self, title: str, pairs: list[tuple[str, str]]) -> list[float]:
+        """The cross-encoder's probability that each text states its claim (the pair head): the
+        figure check's few pairs, one run per claim wording."""
+        by_claim: dict[str, list[str]] = {}
+        for claim, text in pairs:
+            by_claim.setdefault(claim, []).append(text)
+        read = {claim: iter(self._encoded(claim, title, texts)) for claim, texts in by_claim.items()}
+        return [next(read[claim])["pair"] for claim, _ in pairs]
 
     def _source_verdict(self, claim: ClaimInput, text: str, prepared: PreparedSource, generic: bool = False) -> SourceVerdict:
         pair = prepared.analysis.pair_probs
