@@ -6,8 +6,9 @@ import unittest
 
 from django.test import SimpleTestCase
 
+from tests.verification_support import fixture_page
 from verifier_core.verification import ClaimInput, Verifier
-from verifier_core.verification.figure_reading import READ_FLOOR, read_mismatches, window
+from verifier_core.verification.figure_reading import READ_FLOOR, read_mismatches, statement, window
 from verifier_core.verification.quantities import Mismatch, mismatches, quantities
 
 RAILWAY_CLAIM = "The branch line reopened to passengers in 1994."
@@ -50,6 +51,26 @@ class FigureReadingTests(SimpleTestCase):
     def test_a_reason_the_verifier_does_not_read_as_the_claim_is_not_said(self):
         self.assertEqual(read(RAILWAY_CLAIM, RAILWAY, FakeReader(rival=READ_FLOOR - 0.1)), [])
 
+    def test_the_claim_s_statement_of_the_figure_is_read_on_its_own_too(self):
+        claim = "The tower was designed by Josiah Penhallow and first lit on 1 October 1872."
+        page = "Penhallow's granite came from the quarry. The lamp was first lit on 1 October 1862."
+        statement_only = lambda pairs: [0.9 if c == "first lit on 1 October 1862." else 0.1 for c, _ in pairs]
+        self.assertEqual(read(claim, page, statement_only),
+                         ["the source gives the date the tower was first lit as 1 October 1862, not 1 October 1872"])
+        self.assertEqual(read(claim, page, FakeReader(rival=0.1)), [])
+
+    def test_a_figure_s_statement_is_its_clause_with_enough_words_to_stand(self):
+        for claim, figure, said in (
+                ("The tower was designed by Josiah Penhallow and first lit on 1 October 1862.", "1 October 1862",
+                 "first lit on 1 October 1862."),
+                ("In 1954, the Supreme Court ruled on the case, and schools had to desegregate.", "1954",
+                 "In 1954, the Supreme Court ruled on the case"),
+                ("He made his debut on 4 August, starting in a loss to Elsin, making 8 saves.", "8 saves",
+                 "starting in a loss to Elsin, making 8 saves.")):
+            at = claim.index(figure)
+            a, b = statement(claim, at, at + len(figure))
+            self.assertEqual(claim[a:b], said)
+
     def test_a_sentence_giving_the_claim_s_own_figure_that_reads_better_wins(self):
         claim = "The ferry line to the islands opened in 1994."
         page = ("The ferry line to the islands opened in 1996. Boats leave every hour.\n"
@@ -68,7 +89,8 @@ class FigureReadingTests(SimpleTestCase):
         reader = FakeReader(rival=0.9, given=1.0)
         reader.claim = claim
         self.assertEqual(read_mismatches(claim, found, lambda q: page, reader), found)
-        self.assertEqual(len(reader.pairs), 1, "only the swapped claim was read")
+        self.assertEqual([c for c, _ in reader.pairs], ["The harbour opened in 1996."] * 2,
+                         "only the claim with the source's figure (whole, and its statement of it) was read")
         elsewhere = [Mismatch(own, "1996", "1996", "", rival.start, rival, (beside, alone))]
         self.assertEqual(read_mismatches(claim, elsewhere, lambda q: page, reader), [])
 
@@ -119,3 +141,14 @@ class ShippedReadingTests(SimpleTestCase):
         self.assertEqual(self.reasons(claim, "Sam Doyle", page), [])
         verdict = self.verifier.score_source(ClaimInput(claim, title="Sam Doyle"), page)
         self.assertNotIn("the source gives", verdict.reason)
+
+    def test_a_vandal_s_year_on_the_demo_s_two_part_claim_is_read_as_misdated(self):
+        # The demo's lighthouse claim also names the designer, whom the lighting's sentence
+        # does not: the claim's statement of the date is read on its own.
+        page = fixture_page("klt-history.html")
+        claim = "The tower was designed by the engineer Josiah Penhallow and first lit on 1 October 1872."
+        verdict = self.verifier.score_source(ClaimInput(claim, title="Kellhaven Lighthouse"), page.text, meta=page.meta)
+        self.assertEqual((verdict.verdict, verdict.confidence), ("not_supported", "high"))
+        self.assertIn("the source gives the date the tower was first lit as 1 October 1862, not 1 October 1872",
+                      verdict.reason)
+
