@@ -58,6 +58,14 @@ class MeasuredNamingTests(SimpleTestCase):
         self.assertEqual(named("number", "She rowed at Harlow's Spring Series 4 in April.", "4", "number"),
                          "the number of Harlow's Spring Series")
 
+    def test_a_measure_named_before_of_is_the_thing(self):
+        self.assertEqual(named("quantity", "The light has a nominal range of 28 nautical miles.", "28 nautical miles",
+                               "length"), "the nominal range")
+        self.assertEqual(named("quantity", "The tower has a height of 41 metres.", "41 metres", "height"),
+                         "the height")
+        self.assertEqual(named("quantity", "The bridge, with a span of 120 m, opened in 1890.", "120 m", "length"),
+                         "the span")
+
     def test_a_share_is_of_what_follows_it(self):
         self.assertEqual(named("quantity", "The survey found that 88% of islanders were healthy.", "88%", "share"),
                          "the share of islanders")

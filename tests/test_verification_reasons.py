@@ -131,7 +131,8 @@ class TemplateTests(SimpleTestCase):
 
     def assertClean(self, sentence: str):
         self.assertEqual(sentence, sentence.strip(), repr(sentence))
-        for bad in ("  ", " ,", ",,", ";;", "; ;", " ;", "None", "()", "“”", "as ,", "\n", ", or", " or or "):
+        for bad in ("  ", " ,", ",,", ";;", "; ;", " ;", "None", "()", "“”", "as ,", "\n", ", or", " or or ", " of as ",
+                    " the as "):
             self.assertNotIn(bad, sentence, repr(sentence))
         self.assertFalse(sentence.endswith((",", ";", ":", " or", " as", " of", " the")), repr(sentence))
 
@@ -172,8 +173,13 @@ class TemplateTests(SimpleTestCase):
     def test_figure_reasons_from_real_naming_read_cleanly(self):
         sources = {"The Harbour Tower opened in 1996.": "The Harbour Tower opened in 1994.",
                    "Its catchment covers about 310 km², most of it moor.": "Its catchment covers about 410 km².",
-                   "The report found that 88% of people agreed.": "“Quoted” claim of 12% and $3 million."}
+                   "The report found that 88% of people agreed.": "“Quoted” claim of 12% and $3 million.",
+                   "Focal height: 38 metres. Nominal range: 22 nautical miles.":
+                       "The light has a nominal range of 28 nautical miles."}
+        said = []
         for source, claim in sources.items():
             for reason in reasons(claim, source):
+                said.append(reason)
                 self.assertClean(reason)
                 self.assertRegex(reason, rf"^{FIGURE_REASON}")
+        self.assertIn("the source gives the nominal range as 22 nautical miles, not 28 nautical miles", said)

@@ -74,6 +74,7 @@ _BOUNDARY = _words(
 # A phrase's first word as it reads mid-sentence: "the year she returned", "the amount of the donation".
 _FIRST_WORD = {"The": "the", "A": "the", "An": "the", "a": "the", "an": "the", "She": "she", "He": "he",
                "It": "it", "They": "they", "We": "we", "Its": "its", "Their": "their", "His": "his", "Her": "her"}
+_OWNERS = _words("a an the its their his her")  # words before a measure that say nothing of it
 _NUMBER_WORDS = _words("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred")
 _UNITS = _words("metres meters metre meter feet foot miles mile kilometres kilometers km m ft inches yards percent per "
                 "hours minutes days weeks months years tonnes tons")
@@ -110,10 +111,26 @@ def thing_of(kind: str, claim: str, start: int, end: int, unit_word: str = "") -
     # "the quarry is (lies) nine miles up the valley": the quarry's.
     if unit_word == "distance" and not _placed_by(tokens, at) and (way := _way(tokens, after)):
         return f"the distance {way}"
+    if named := _measure_named(tokens, at):
+        return named
     phrase = _measured(tokens, at, after)
     if not phrase:
         return ""
     return possessive(phrase, unit_word) if unit_word in _DIMENSIONS else f"the {unit_word} of {phrase}"
+
+
+def _measure_named(tokens: list[_Token], at: int) -> str:
+    """A measure the claim names before "of" and the figure ("The light has a nominal range
+    of 22 nautical miles"): the nominal range, not "the length of the nominal range of".
+    Whose it is stays unsaid: the source's line may not name the owner ("Nominal range: 22
+    nautical miles"), and every word of the thing must be in the source's sentence."""
+    if at < 2 or tokens[at - 1].text.lower() != "of":
+        return ""
+    i = _start_before(tokens, at - 1, 0)
+    words = [t.text for t in tokens[i:at - 1]]
+    if words and words[0].lower() in _OWNERS:
+        words = words[1:]
+    return f"the {' '.join(words)}" if words else ""
 
 
 def which_length(claim: str, start: int, end: int) -> str:

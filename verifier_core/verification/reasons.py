@@ -11,7 +11,7 @@ from verifier_core.verification.types import Verdict
 
 # When the rules behind reasons (figures, words) last changed. The app stores it with each
 # verdict, so that claims judged under older rules are judged again on the next scan.
-RULES = "rules 2026-12-03"
+RULES = "rules 2026-12-03b"
 _MAX_QUOTE = 160
 _FRONT_PAGES = {"", "/", "/index.html", "/index.htm", "/index.php", "/home", "/default.aspx", "/en", "/en/"}
 GENERIC_PAGE = "cites a generic page (the site's front page), not a page about this fact"
