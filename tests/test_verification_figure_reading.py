@@ -2,12 +2,10 @@
 with the source's figure (figure_reading.py): the rule first, then the cross-encoder."""
 from __future__ import annotations
 
-import unittest
-
 from django.test import SimpleTestCase
 
-from tests.verification_support import fixture_page
-from verifier_core.verification import ClaimInput, Verifier
+from tests.verification_support import ShippedVerifierTestCase, fixture_page
+from verifier_core.verification import ClaimInput
 from verifier_core.verification.figure_reading import READ_FLOOR, read_mismatches, statement, window
 from verifier_core.verification.quantities import Mismatch, mismatches, quantities
 
@@ -100,18 +98,9 @@ class FigureReadingTests(SimpleTestCase):
         self.assertEqual(kept, found)
 
 
-class ShippedReadingTests(SimpleTestCase):
+class ShippedReadingTests(ShippedVerifierTestCase):
     """The committed checkpoint keeps a misquoted figure and drops reasons about other things
     (made-up pages in the shapes WiCE's dev half showed)."""
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        from verifier_core.verification import default_model_dir
-
-        if not (default_model_dir() / "model.safetensors").exists():
-            raise unittest.SkipTest(f"no committed checkpoint in {default_model_dir()}")
-        cls.verifier = Verifier.load(default_model_dir())
 
     def reasons(self, claim: str, title: str, page: str) -> list[str]:
         return read(claim, page, lambda pairs: self.verifier.read_pairs(title, pairs))
@@ -122,25 +111,25 @@ class ShippedReadingTests(SimpleTestCase):
         verdict = self.verifier.score_source(ClaimInput(RAILWAY_CLAIM, title="Westmoor Railway"), RAILWAY)
         self.assertEqual((verdict.verdict, verdict.confidence), ("not_supported", "high"))
 
-    def test_a_year_of_another_work_is_not_read_as_the_claim_s(self):
-        claim = ("Additional new operas are currently in the development phase and will receive their "
-                 "premieres in 2018 and beyond.")
-        page = ("Her poems have appeared in Harbour Review, Salt Quarterly and the anthology Night Verse, among "
-                "other magazines. She also writes song lyrics; she and the composer Ann Lee will premiere their "
-                "first opera, Kept, in 2017, with support from a festival fund for new composers.")
-        self.assertTrue(mismatches(claim, page), "the rule alone gives a reason")
-        self.assertEqual(self.reasons(claim, "Arle Valley Opera", page), [])
-
-    def test_a_season_s_count_is_not_read_as_one_match_s(self):
-        claim = ("He made his league debut on 4 August 2018, starting in a 2-1 loss to Port Elsin, making 8 saves "
-                 "and allowing 2 goals.")
-        page = ("Age: 25. Hometown: Dayton. Selected 26th overall in the 2017 draft. Doyle did not feature in any "
-                "matches during his 2017 rookie season. He made five appearances in 2018, making 25 saves in 450 "
-                "minutes. College: he appeared in 22 games.")
-        self.assertTrue(mismatches(claim, page), "the rule alone gives a reason")
-        self.assertEqual(self.reasons(claim, "Sam Doyle", page), [])
-        verdict = self.verifier.score_source(ClaimInput(claim, title="Sam Doyle"), page)
-        self.assertNotIn("the source gives", verdict.reason)
+    def test_a_figure_of_another_thing_is_not_read_as_the_claim_s(self):
+        other_work = (
+            "Additional new operas are currently in the development phase and will receive their premieres in "
+            "2018 and beyond.", "Arle Valley Opera",
+            "Her poems have appeared in Harbour Review, Salt Quarterly and the anthology Night Verse, among other "
+            "magazines. She also writes song lyrics; she and the composer Ann Lee will premiere their first opera, "
+            "Kept, in 2017, with support from a festival fund for new composers.")
+        season_not_match = (
+            "He made his league debut on 4 August 2018, starting in a 2-1 loss to Port Elsin, making 8 saves and "
+            "allowing 2 goals.", "Sam Doyle",
+            "Age: 25. Hometown: Dayton. Selected 26th overall in the 2017 draft. Doyle did not feature in any matches "
+            "during his 2017 rookie season. He made five appearances in 2018, making 25 saves in 450 minutes. "
+            "College: he appeared in 22 games.")
+        for claim, title, page in (other_work, season_not_match):
+            with self.subTest(title):
+                self.assertTrue(mismatches(claim, page), "the rule alone gives a reason")
+                self.assertEqual(self.reasons(claim, title, page), [])
+                verdict = self.verifier.score_source(ClaimInput(claim, title=title), page)
+                self.assertNotIn("the source gives", verdict.reason)
 
     def test_a_vandal_s_year_on_the_demo_s_two_part_claim_is_read_as_misdated(self):
         # The demo's lighthouse claim also names the designer, whom the lighting's sentence

@@ -1,8 +1,6 @@
 """Scoring a citation: scores, evidence, verdicts, several citations, the cache."""
 from __future__ import annotations
 
-import unittest
-
 from django.test import SimpleTestCase
 
 from tests.verification_support import (
@@ -12,6 +10,7 @@ from tests.verification_support import (
     SOURCE_TOWER,
     SOURCE_UNRELATED,
     TITLE_TOWER,
+    ShippedVerifierTestCase,
     shared_checkpoint,
 )
 from verifier_core.verification import VERDICTS, ClaimInput, Evidence, Verifier
@@ -157,17 +156,8 @@ class CacheTests(CheckpointTestCase):
         self.assertNotEqual(cache_key("v", "ab", "c"), cache_key("v", "a", "bc"))
 
 
-class ShippedCheckpointTests(SimpleTestCase):
+class ShippedCheckpointTests(ShippedVerifierTestCase):
     """The committed models/verifier/ behaves sensibly on hand-written examples."""
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        from verifier_core.verification import default_model_dir
-
-        if not (default_model_dir() / "model.safetensors").exists():
-            raise unittest.SkipTest(f"no committed checkpoint in {default_model_dir()}")
-        cls.verifier = Verifier.load(default_model_dir())
 
     def test_the_shipped_model_is_the_cross_encoder(self):
         self.assertEqual(self.verifier.method, "cross-encoder")

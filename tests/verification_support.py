@@ -6,8 +6,11 @@ import atexit
 import json
 import shutil
 import tempfile
+import unittest
 from functools import lru_cache
 from pathlib import Path
+
+from django.test import SimpleTestCase
 
 CLAIM_TOWER = "The Harbour Tower in Port Elsin is 212 metres tall and opened in 1994."
 TITLE_TOWER = "Harbour Tower"
@@ -101,3 +104,17 @@ def fixture_page(name: str):
     path = Path(__file__).resolve().parents[1] / "fixtures" / "sources" / "pages" / name
     kind = "pdf" if name.endswith(".pdf") else "text" if name.endswith(".txt") else "html"
     return extract(kind, path.read_bytes(), "utf-8", f"http://sources.test/pages/{name}")
+
+
+class ShippedVerifierTestCase(SimpleTestCase):
+    """Tests of the committed models/verifier/ (skipped where a clone has none)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        from verifier_core.verification import Verifier, default_model_dir
+
+        if not (default_model_dir() / "model.safetensors").exists():
+            raise unittest.SkipTest(f"no committed checkpoint in {default_model_dir()}")
+        cls.verifier = Verifier.load(default_model_dir())
+
