@@ -74,7 +74,7 @@ _BOUNDARY = _words(
 # A phrase's first word as it reads mid-sentence: "the year she returned", "the amount of the donation".
 _FIRST_WORD = {"The": "the", "A": "the", "An": "the", "a": "the", "an": "the", "She": "she", "He": "he",
                "It": "it", "They": "they", "We": "we", "Its": "its", "Their": "their", "His": "his", "Her": "her"}
-_OWNERS = _words("a an the its their his her")  # words before a measure that say nothing of it
+_OWNERS = _words("a an its their his her our")  # a phrase's first words that "the" stands for when it is named
 _NUMBER_WORDS = _words("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred")
 _UNITS = _words("metres meters metre meter feet foot miles mile kilometres kilometers km m ft inches yards percent per "
                 "hours minutes days weeks months years tonnes tons")
@@ -128,7 +128,7 @@ def _measure_named(tokens: list[_Token], at: int) -> str:
         return ""
     i = _start_before(tokens, at - 1, 0)
     words = [t.text for t in tokens[i:at - 1]]
-    if words and words[0].lower() in _OWNERS:
+    if words and (words[0].lower() in _OWNERS or words[0].lower() == "the"):
         words = words[1:]
     return f"the {' '.join(words)}" if words else ""
 
@@ -159,7 +159,7 @@ def thing_words(name: str) -> list[str]:
 def possessive(phrase: str, word: str) -> str:
     """"the catchment's area", "the boats' length"; a long phrase as "the area of ..."."""
     words = phrase.split()
-    if words and words[0].lower() in ("its", "their", "his", "her", "our", "a", "an"):
+    if words and words[0].lower() in _OWNERS:
         words[0] = "the"
     if len(words) > 3 or any(w.lower() in ("of", "and") for w in words):
         return f"the {word} of {' '.join(words)}"
