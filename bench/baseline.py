@@ -40,10 +40,27 @@ def baseline_tree(commit: str = ISSUE_24_BASE, paths: tuple[str, ...] = ("verifi
     return folder
 
 
+# Snippets name verifier modules as laid out now ("language.quantities"); commits before the
+# verification package's sub-packages hold them flat ("quantities", "model" for the
+# cross-encoder). `verification(path)` imports the module in either layout.
+_LAYOUT = """
+def verification(path):
+    import importlib
+    flat = {"model.cross_encoder": "model", "evidence.quote": "evidence", "judgement.judge": "judgement"}
+    try:
+        return importlib.import_module("verifier_core.verification." + path)
+    except ModuleNotFoundError:
+        leaf = flat.get(path, path.rpartition(".")[2])
+        return importlib.import_module("verifier_core.verification." + leaf)
+"""
+
+
 def run_in(folder: str, snippet: str, payload: dict) -> dict:
     """Run `snippet` with the baseline first on sys.path; it reads `payload` (a dict) and
-    must print one JSON object."""
-    code = f"import sys, json\nsys.path.insert(0, {folder!r})\npayload = json.loads(sys.stdin.read())\n{snippet}"
+    must print one JSON object. It may call `verification("language.quantities")` to import
+    a verifier module in the baseline's own layout."""
+    code = (f"import sys, json\nsys.path.insert(0, {folder!r})\npayload = json.loads(sys.stdin.read())\n"
+            f"{_LAYOUT}\n{snippet}")
     done = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload), capture_output=True, text=True,
                           cwd=folder)
     if done.returncode != 0:

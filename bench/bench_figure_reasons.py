@@ -35,8 +35,8 @@ straddle them): rules are designed on the "dev" half only; "held-out" is the res
 from __future__ import annotations
 
 import argparse
-import sys
 import json
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -48,9 +48,9 @@ sys.path.insert(0, str(ROOT))
 from bench.baseline import ISSUE_31_BASE, baseline_tree, run_in  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 from bench.verification_trust import like_for_like_swaps, planted_claims  # noqa: E402
-from verifier_core.verification.data import HALVES, half, load_wice  # noqa: E402
-from verifier_core.verification.figure_reading import read_mismatches  # noqa: E402
-from verifier_core.verification.quantities import mismatches  # noqa: E402
+from verifier_core.verification.judgement.figure_reading import read_mismatches  # noqa: E402
+from verifier_core.verification.language.quantities import mismatches  # noqa: E402
+from verifier_core.verification.model.data import HALVES, half, load_wice  # noqa: E402
 from verifier_core.verification.scoring import Verifier  # noqa: E402
 
 LABELS = ("supported", "partially_supported", "not_supported")
@@ -60,8 +60,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 from bench.verification_trust import planted_claims
-from verifier_core.verification.data import load_wice
-from verifier_core.verification.quantities import mismatches
+load_wice = verification("model.data").load_wice
+mismatches = verification("language.quantities").mismatches
 examples = (load_wice(Path(payload["data"])) if "data" in payload else
             [SimpleNamespace(claim=c, page=p, label=l) for c, p, l in payload["judged"]])
 started = time.process_time()
@@ -78,8 +78,8 @@ print(json.dumps({"fires": fires, "spans": spans, "ms": ms, "planted": planted, 
 # Another commit's rules on the same claims and the same two swap sets (--also).
 COMPARE = """
 from pathlib import Path
-from verifier_core.verification.data import load_wice
-from verifier_core.verification.quantities import mismatches
+load_wice = verification("model.data").load_wice
+mismatches = verification("language.quantities").mismatches
 examples = load_wice(Path(payload["data"]))
 fired = lambda claim, i: bool(mismatches(claim, examples[int(i)].page))
 supported = [i for i in payload["rows"] if examples[i].label == "supported"]

@@ -39,16 +39,16 @@ sys.path.insert(0, str(ROOT))
 from bench.baseline import ISSUE_31_BASE, baseline_tree, run_in  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 from verifier_core.retrieval.tokenize import tokenize  # noqa: E402
-from verifier_core.verification.data import HALVES, half, load_wice  # noqa: E402
-from verifier_core.verification.figures import quantities  # noqa: E402
-from verifier_core.verification.mentions import figure_given  # noqa: E402
+from verifier_core.verification.language.figures import quantities  # noqa: E402
+from verifier_core.verification.language.mentions import figure_given  # noqa: E402
+from verifier_core.verification.model.data import HALVES, half, load_wice  # noqa: E402
 
 LABELS = ("supported", "partially_supported", "not_supported")
 # Run in either tree: each claim through its Verifier, as the app calls it.
 JUDGE = """
 from pathlib import Path
 from verifier_core.verification import ClaimInput, Verifier
-from verifier_core.verification.data import load_wice
+load_wice = verification("model.data").load_wice
 examples = load_wice(Path(payload["data"]))
 verifier = Verifier.load(Path(payload["model"]))
 out = {}

@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import load_line  # noqa: E402
-from verifier_core.verification.data import load_wice  # noqa: E402
-from verifier_core.verification.evaluation import cross_validate, format_table  # noqa: E402
-from verifier_core.verification.features import FEATURE_NAMES  # noqa: E402
+from verifier_core.verification.judgement.features import FEATURE_NAMES  # noqa: E402
+from verifier_core.verification.model.data import load_wice  # noqa: E402
+from verifier_core.verification.model.evaluation import cross_validate, format_table  # noqa: E402
 
 LEXICAL = [n for n in FEATURE_NAMES if not n.startswith(("pair", "tok"))]
 
@@ -49,8 +49,8 @@ def model_features(examples, rows, model_dir: Path | None, quantize: bool, top_k
     """Features as the app computes them (and the analyses behind them); model_dir None:
     the untrained cross-encoder (bi-encoder initialisation), to show what fine-tuning adds."""
     from verifier_core.encoder import base_model_dir, load_encoder
-    from verifier_core.verification.model import build_model, load_model
-    from verifier_core.verification.pipeline import analyse_rows, claim_matrix
+    from verifier_core.verification.model.cross_encoder import build_model, load_model
+    from verifier_core.verification.model.pipeline import analyse_rows, claim_matrix
     from verifier_core.verification.scoring import _quantize
 
     if model_dir is None:
@@ -68,7 +68,7 @@ def model_features(examples, rows, model_dir: Path | None, quantize: bool, top_k
 
 
 def word_model(model_dir: Path | None):
-    from verifier_core.verification.parts import UNTRAINED, WordModel
+    from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
     from verifier_core.verification.scoring import WORD_MODEL_FILE
 
     path = model_dir / WORD_MODEL_FILE if model_dir else None
@@ -79,8 +79,8 @@ def prefilter_recall(examples, rows, ks=(1, 2, 4, 8)) -> dict[str, list[float]]:
     """Share of supported / partially supported claims whose top-k passages include one
     holding a supporting sentence: BM25 (free) vs bi-encoder (encodes every passage)."""
     from verifier_core.encoder import encode
-    from verifier_core.verification.engine import prepare_source
-    from verifier_core.verification.trainset import _overlap, _supporting_spans
+    from verifier_core.verification.evidence.engine import prepare_source
+    from verifier_core.verification.model.trainset import _overlap, _supporting_spans
 
     hits: dict[str, list[list[bool]]] = {"BM25": [], "bi-encoder": [], "BM25 + bi-encoder (z-sum)": []}
     for i in rows:
@@ -141,7 +141,7 @@ def print_prefilter(examples, rows) -> None:
 def print_trust(args, examples, rows, X, analyses, model_dir: Path, seeds, ms) -> None:
     """Issue 13's figures: the flagged list's trust, before and now, side by side."""
     from bench.verification_trust import planted_claims, planted_supported, time_per_claim, tradeoff_table, trust_table
-    from verifier_core.verification.wordtrain import test_words
+    from verifier_core.verification.model.wordtrain import test_words
 
     print("\nFlag trust (out-of-fold verdicts pooled over each seed's folds; mean ± std over seeds; "
           "\"flagged\" = the default list, i.e. a not_supported verdict):\n")
@@ -169,7 +169,7 @@ def print_trust(args, examples, rows, X, analyses, model_dir: Path, seeds, ms) -
 def print_ceiling(args, examples, rows, X, analyses, model_dir: Path, seeds, cosine) -> None:
     from bench.verification_ceiling import ceiling_rows, ceiling_table, part_pairs, summaries
     from verifier_core.encoder import load_encoder
-    from verifier_core.verification.model import load_model
+    from verifier_core.verification.model.cross_encoder import load_model
 
     model, config = load_model(model_dir)
     pairs, ms = part_pairs(model, load_encoder()[0], config, examples, rows, X)
@@ -183,9 +183,9 @@ def print_ceiling(args, examples, rows, X, analyses, model_dir: Path, seeds, cos
 
 def planted_features(examples, planted: dict[int, str], model_dir: Path) -> dict:
     from verifier_core.encoder import load_encoder
-    from verifier_core.verification.engine import analyse
-    from verifier_core.verification.features import claim_features
-    from verifier_core.verification.model import load_model
+    from verifier_core.verification.evidence.engine import analyse
+    from verifier_core.verification.judgement.features import claim_features
+    from verifier_core.verification.model.cross_encoder import load_model
 
     model, config = load_model(model_dir)
     tokenizer, words = load_encoder()[0], word_model(model_dir)

@@ -24,14 +24,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from verifier_core.verification.data import load_wice  # noqa: E402
-from verifier_core.verification.evaluation import cross_validate  # noqa: E402
-from verifier_core.verification.features import FEATURE_NAMES, claim_features, content_words, word_support_from_pieces  # noqa: E402
+from verifier_core.verification.judgement.features import (  # noqa: E402
+    FEATURE_NAMES,
+    claim_features,
+    content_words,
+    word_support_from_pieces,
+)
+from verifier_core.verification.model.data import load_wice  # noqa: E402
+from verifier_core.verification.model.evaluation import cross_validate  # noqa: E402
 
 
 def verifier_path(examples, rows, model_dir: Path, quantize: bool | None = None):
     from verifier_core.verification import ClaimInput, Verifier
-    from verifier_core.verification.cache import ScoreCache
+    from verifier_core.verification.model.cache import ScoreCache
 
     verifier = Verifier.load(model_dir, cache=ScoreCache(max_items=0), quantize=quantize)
     X, pairs = np.zeros((len(examples), len(FEATURE_NAMES))), 0
@@ -50,9 +55,9 @@ def plain_path(examples, rows, model_dir: Path, batch_size: int = 16):
     import torch
 
     from verifier_core.encoder import load_encoder
-    from verifier_core.verification.engine import prepare_source
-    from verifier_core.verification.model import load_model
-    from verifier_core.verification.pairs import collate, encode_claim_pairs
+    from verifier_core.verification.evidence.engine import prepare_source
+    from verifier_core.verification.model.cross_encoder import load_model
+    from verifier_core.verification.model.pairs import collate, encode_claim_pairs
 
     model, config = load_model(model_dir)
     tokenizer, _ = load_encoder()

@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from verifier_core.verification.calibration import HEAD_BALANCED, HEAD_C, fit_logistic
-from verifier_core.verification.data import grouped_folds, train_indices
-from verifier_core.verification.evaluation import cross_validate, mean_std, share_of_groups
-from verifier_core.verification.features import FEATURE_NAMES, analyse_claim
-from verifier_core.verification.metrics import precision_at_recall, roc_auc
+from verifier_core.verification.judgement.calibration import HEAD_BALANCED, HEAD_C, fit_logistic
+from verifier_core.verification.judgement.features import FEATURE_NAMES, analyse_claim
+from verifier_core.verification.model.data import grouped_folds, train_indices
+from verifier_core.verification.model.evaluation import cross_validate, mean_std, share_of_groups
+from verifier_core.verification.model.metrics import precision_at_recall, roc_auc
 from verifier_core.verification.types import LABELS
 
 SUMMARIES = ("word_mean", "word_supported_share", "part_max", "part_mean")
@@ -42,8 +42,8 @@ def part_pairs(model, tokenizer, config, examples, rows, X) -> tuple[np.ndarray,
     """Each part of a multi-part claim cross-encoded on its own against its own top
     passages (WiCE's sub-claim checking); (best, weakest) part probability, and the extra
     ms per claim it costs. One-part claims keep their whole-claim probability."""
-    from verifier_core.verification.engine import analyse
-    from verifier_core.verification.parts import split_claim
+    from verifier_core.verification.evidence.engine import analyse
+    from verifier_core.verification.evidence.parts import split_claim
 
     out, started = np.zeros((len(examples), len(PART_PAIRS))), time.perf_counter()
     for i in rows:

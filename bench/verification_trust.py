@@ -9,14 +9,14 @@ import time
 
 import numpy as np
 
-from verifier_core.verification.calibration import fit_head
-from verifier_core.verification.data import grouped_folds, train_indices
-from verifier_core.verification.evaluation import apply_rules, cross_validate, mean_std
-from verifier_core.verification.features import FEATURE_NAMES
-from verifier_core.verification.metrics import macro_f1
-from verifier_core.verification.quantities import quantities
+from verifier_core.verification.judgement.calibration import fit_head
+from verifier_core.verification.judgement.features import FEATURE_NAMES
+from verifier_core.verification.judgement.verdicts import Thresholds, _cuts, accuracy_cut
+from verifier_core.verification.language.quantities import quantities
+from verifier_core.verification.model.data import grouped_folds, train_indices
+from verifier_core.verification.model.evaluation import apply_rules, cross_validate, mean_std
+from verifier_core.verification.model.metrics import macro_f1
 from verifier_core.verification.types import LABELS
-from verifier_core.verification.verdicts import Thresholds, _cuts, accuracy_cut
 
 LEGACY = list(FEATURE_NAMES[:15])  # the verdict head's features before issue 13
 TRUST_KEYS = ("ns_precision", "flag_not_fully_precision", "ns_recall", "supported_flagged", "partial_flagged",
@@ -97,8 +97,8 @@ def like_for_like_swaps(examples, rows, seed: int = 0) -> dict[int, str]:
     also puts in figures of other dimensions ("About $8.3 Million prior to the start of
     filming" for "About three months") and figures for which the page states nothing (a DOI
     for a date); no reason of the form "the source gives X, not Y" can be right about those."""
-    from verifier_core.verification.quantities import COMPARED, agrees, comparable
-    from verifier_core.verification.sentences import body_sentences
+    from verifier_core.verification.evidence.sentences import body_sentences
+    from verifier_core.verification.language.quantities import COMPARED, agrees, comparable
 
     rng, out = random.Random(seed), {}
     for i in rows:
@@ -143,8 +143,8 @@ def time_per_claim(model_dir, examples, rows, n: int = 40) -> tuple[float, float
     a machine shared with other jobs does not inflate; ms of it for verdict, parts,
     figures and reason after the cross-encoder)."""
     from verifier_core.verification import ClaimInput, Verifier
-    from verifier_core.verification.cache import ScoreCache
-    from verifier_core.verification.judgement import judge
+    from verifier_core.verification.judgement.judge import judge
+    from verifier_core.verification.model.cache import ScoreCache
 
     verifier = Verifier.load(model_dir, cache=ScoreCache(max_items=0))
     sample = rows[:n]

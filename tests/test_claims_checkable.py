@@ -13,7 +13,7 @@ from sideapp.models import Citation, RevisionClaim
 from tests.annotation_support import WIKI_TEXT, article, claim_with_suggestion, sources
 from tests.users import CastMixin
 from verifier_core.verification import Verdict
-from verifier_core.verification.verdicts import HIGH
+from verifier_core.verification.judgement.verdicts import HIGH
 
 STATEMENT = "The lighthouse was first lit in 1862 by the Trust."
 

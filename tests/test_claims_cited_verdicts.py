@@ -15,7 +15,7 @@ from sideapp.claims.wording import cited_words, found_better
 from sideapp.models import Citation, RevisionClaim
 from tests.annotation_support import _source, article
 from tests.users import CastMixin
-from verifier_core.verification.verdicts import HIGH, LOW
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
 
 CLAIM = "The paraffin lamp of the Kellhaven light was replaced by an electric lamp in 1931."
 SAYS_IT = ("For almost seventy years the keepers burned paraffin in the lamp. In 1931 the paraffin lamp of the "

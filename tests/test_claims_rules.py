@@ -11,7 +11,7 @@ from sideapp.claims.models import Citation, Claim
 from sideapp.claims.suggestions import is_better
 from sideapp.sources.models import Source, SourceDocument
 from verifier_core.verification import SourceVerdict, Verdict
-from verifier_core.verification.verdicts import HIGH, LOW
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
 
 
 def candidate(score: float, verdict: Verdict) -> SourceVerdict:

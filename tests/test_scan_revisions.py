@@ -12,7 +12,7 @@ from sideapp.pipeline.stages import revision_dispatch
 from sideapp.scans.revisions import revision_store
 from sideapp.scans.services import article_store
 from sideapp.scans.wikiapi import PageData
-from verifier_core.verification.reasons import RULES
+from verifier_core.verification.judgement.reasons import RULES
 from verifier_core.wikitext import types as wt
 
 

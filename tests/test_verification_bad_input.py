@@ -8,9 +8,15 @@ from pathlib import Path
 from django.test import SimpleTestCase
 
 from tests.test_verification_scoring import CLAIM, CheckpointTestCase
-from tests.verification_support import SOURCE_GERMAN, SOURCE_HEIGHT_ONLY, SOURCE_RUSSIAN, SOURCE_TOWER, shared_checkpoint
+from tests.verification_support import (
+    SOURCE_GERMAN,
+    SOURCE_HEIGHT_ONLY,
+    SOURCE_RUSSIAN,
+    SOURCE_TOWER,
+    shared_checkpoint,
+)
 from verifier_core.verification import ClaimInput, Verifier, VerifierModelError
-from verifier_core.verification.guard import MAX_SOURCE_CHARS
+from verifier_core.verification.evidence.guard import MAX_SOURCE_CHARS
 
 
 class BadSourceTests(CheckpointTestCase):

@@ -6,8 +6,8 @@ from django.test import SimpleTestCase
 
 from tests.verification_support import ShippedVerifierTestCase, fixture_page
 from verifier_core.verification import ClaimInput
-from verifier_core.verification.figure_reading import READ_FLOOR, read_mismatches, statement, window
-from verifier_core.verification.quantities import Mismatch, mismatches, quantities
+from verifier_core.verification.judgement.figure_reading import READ_FLOOR, read_mismatches, statement, window
+from verifier_core.verification.language.quantities import Mismatch, mismatches, quantities
 
 RAILWAY_CLAIM = "The branch line reopened to passengers in 1994."
 RAILWAY = ("The branch line closed in 1965. After years of work by volunteers, the six-kilometre section "

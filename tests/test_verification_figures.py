@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.test import SimpleTestCase
 
-from verifier_core.verification.figures import quantities
-from verifier_core.verification.quantities import Mismatch, figures_of_reason, mismatches
+from verifier_core.verification.language.figures import quantities
+from verifier_core.verification.language.quantities import Mismatch, figures_of_reason, mismatches
 
 CLUB = "The rowing club keeps eleven boats on the river."
 

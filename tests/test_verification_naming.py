@@ -8,7 +8,7 @@ from django.test import SimpleTestCase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier_core.verification.naming import thing_of
+from verifier_core.verification.language.naming import thing_of
 
 
 def named(kind: str, claim: str, figure: str, unit_word: str = "") -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.test import SimpleTestCase
 
 from tests.verification_support import fixture_page
-from verifier_core.verification.engine import prepare_source
-from verifier_core.verification.evidence import select_evidence
-from verifier_core.verification.sentences import body_sentences, is_body
+from verifier_core.verification.evidence.engine import prepare_source
+from verifier_core.verification.evidence.quote import select_evidence
+from verifier_core.verification.evidence.sentences import body_sentences, is_body
 
 
 def quote(claim: str, text: str, title: str = "") -> str:

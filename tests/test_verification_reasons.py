@@ -9,11 +9,11 @@ import re
 from django.test import SimpleTestCase
 
 from tests.verification_support import fixture_page
-from verifier_core.verification.engine import prepare_source
-from verifier_core.verification.figures import quantities
-from verifier_core.verification.mentions import unmentioned
-from verifier_core.verification.quantities import FIGURE_REASON, Mismatch, mismatches
-from verifier_core.verification.reasons import listed, verdict_reason
+from verifier_core.verification.evidence.engine import prepare_source
+from verifier_core.verification.judgement.reasons import listed, verdict_reason
+from verifier_core.verification.language.figures import quantities
+from verifier_core.verification.language.mentions import unmentioned
+from verifier_core.verification.language.quantities import FIGURE_REASON, Mismatch, mismatches
 from verifier_core.verification.types import Verdict
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.test import SimpleTestCase
 
 from tests.verification_support import SOURCE_OPENING_ONLY, SOURCE_TOWER
-from verifier_core.verification.parts import split_claim
-from verifier_core.verification.quantities import mismatches, quantities
-from verifier_core.verification.mentions import unmentioned
-from verifier_core.verification.reasons import is_generic_page, verdict_reason
-from verifier_core.verification.suggest import suggestion_is_better
+from verifier_core.verification.evidence.parts import split_claim
+from verifier_core.verification.judgement.reasons import is_generic_page, verdict_reason
+from verifier_core.verification.judgement.suggest import suggestion_is_better
+from verifier_core.verification.language.mentions import unmentioned
+from verifier_core.verification.language.quantities import mismatches, quantities
 from verifier_core.verification.types import Verdict
 
 RAILWAY = "The Esk Valley line closed to passengers in 1965. It reopened in 1996 after a local campaign."

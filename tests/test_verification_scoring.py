@@ -14,7 +14,7 @@ from tests.verification_support import (
     shared_checkpoint,
 )
 from verifier_core.verification import VERDICTS, ClaimInput, Evidence, Verifier
-from verifier_core.verification.evidence import verbatim
+from verifier_core.verification.evidence.quote import verbatim
 
 CLAIM = ClaimInput(CLAIM_TOWER, title=TITLE_TOWER)
 
@@ -147,7 +147,7 @@ class CacheTests(CheckpointTestCase):
         self.assertEqual(first.score, second.score)
 
     def test_cache_keys_depend_on_model_version_claim_and_passage(self):
-        from verifier_core.verification.cache import cache_key
+        from verifier_core.verification.model.cache import cache_key
 
         base = cache_key("v1", "claim", "title", "passage")
         self.assertNotEqual(base, cache_key("v2", "claim", "title", "passage"))

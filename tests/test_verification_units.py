@@ -8,14 +8,14 @@ import numpy as np
 from django.test import SimpleTestCase
 
 from tests.verification_support import SOURCE_TOWER
-from verifier_core.verification.cache import ScoreCache
-from verifier_core.verification.calibration import VerdictHead, fit_head
-from verifier_core.verification.data import Example
-from verifier_core.verification.evaluation import cross_validate, share_of_groups
-from verifier_core.verification.metrics import precision_at_recall, roc_auc
-from verifier_core.verification.lexical import PassageBm25, numbers, terms
-from verifier_core.verification.verdicts import HIGH, LOW, Thresholds, fit_thresholds
-from verifier_core.verification.passages import MAX_UNIT_WORDS, passages, sentence_units
+from verifier_core.verification.evidence.passages import MAX_UNIT_WORDS, passages, sentence_units
+from verifier_core.verification.judgement.calibration import VerdictHead, fit_head
+from verifier_core.verification.judgement.verdicts import HIGH, LOW, Thresholds, fit_thresholds
+from verifier_core.verification.language.lexical import PassageBm25, numbers, terms
+from verifier_core.verification.model.cache import ScoreCache
+from verifier_core.verification.model.data import Example
+from verifier_core.verification.model.evaluation import cross_validate, share_of_groups
+from verifier_core.verification.model.metrics import precision_at_recall, roc_auc
 
 
 class PassageTests(SimpleTestCase):

@@ -66,9 +66,9 @@ def make_checkpoint(out: Path, quantize: bool = False) -> Path:
     verdict head that rewards word and number coverage: a valid checkpoint in seconds,
     whose behaviour the tests can reason about."""
     from verifier_core.encoder import base_model_dir
-    from verifier_core.verification.calibration import VerdictHead
-    from verifier_core.verification.features import FEATURE_NAMES
-    from verifier_core.verification.model import build_model, save_model
+    from verifier_core.verification.judgement.calibration import VerdictHead
+    from verifier_core.verification.judgement.features import FEATURE_NAMES
+    from verifier_core.verification.model.cross_encoder import build_model, save_model
 
     model = build_model(base_model_dir())
     save_model(model, out, {"max_length": 192, "top_k": 4, "passage_words": 64, "quantize": quantize})

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
-from sideapp.claims.places import places_prefetch
 from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.claims.places import places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
 from sideapp.scans.pages import PAGE_FIRST
 from verifier_core.verification import Verdict
-from verifier_core.verification.verdicts import HIGH
+from verifier_core.verification.judgement.verdicts import HIGH
 
 
 def known_wiki(wiki_id: str) -> Wiki | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from verifier_core.verification import Verdict
-from verifier_core.verification.verdicts import HIGH
+from verifier_core.verification.judgement.verdicts import HIGH
 
 # How much of the claim a verdict says the source carries.
 STRENGTH = {Verdict.NOT_SUPPORTED: 0, Verdict.PARTIALLY_SUPPORTED: 1, Verdict.SUPPORTED: 2}

@@ -17,8 +17,8 @@ from django.db.models.functions import Cast, Upper
 from sideapp.scans.models import Article, Revision
 from sideapp.sources.models import Source
 from verifier_core.verification import Verdict
-from verifier_core.verification.reasons import RULES
-from verifier_core.verification.verdicts import HIGH, LOW
+from verifier_core.verification.judgement.reasons import RULES
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
 
 VERDICT_CHOICES = [(v.value, v.label) for v in Verdict]
 CONFIDENCE_CHOICES = [(HIGH, "high"), (LOW, "low: needs a look")]

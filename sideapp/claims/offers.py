@@ -35,9 +35,9 @@ from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.places import current_places
 from verifier_core.fetch import same_page
 from verifier_core.verification import Verdict
-from verifier_core.verification.quantities import figures_of_reason, says_less
-from verifier_core.verification.suggest import suggestion_is_better
-from verifier_core.verification.verdicts import HIGH
+from verifier_core.verification.judgement.suggest import suggestion_is_better
+from verifier_core.verification.judgement.verdicts import HIGH
+from verifier_core.verification.language.quantities import figures_of_reason, says_less
 
 TAG, ADD, REPLACE, CORRECT = "tag", "add", "replace", "correct"
 ACTIONS = (TAG, ADD, REPLACE, CORRECT)

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import (Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery,
-                              TextField, Value)
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
 from django.db.models.functions import Cast, Coalesce
 
 from sideapp.claims import search
@@ -12,7 +11,7 @@ from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
 from sideapp.scans.models import Article
 from sideapp.sources.lists import BUCKETS, unreadable_q
 from verifier_core.verification import Verdict
-from verifier_core.verification.quantities import FIGURE_REASON
+from verifier_core.verification.language.quantities import FIGURE_REASON
 
 SHOWS = {
     "flagged": "Flagged",

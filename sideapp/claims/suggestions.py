@@ -2,7 +2,7 @@
 
 SIDE's decision rule: a suggestion is shown as better only where it itself supports the
 claim and the verifier scores it above the current citation; a claim without a citation
-gets suggestions but none is "better" (verifier_core.verification.suggest).
+gets suggestions but none is "better" (verifier_core.verification.judgement.suggest).
 
 A suggestion an editor could use: never a page the claim already cites (the same page
 after URL normalisation, `page_key`, or the same text), never a page that no longer
@@ -26,7 +26,7 @@ from sideapp.sources.services import source_fetch
 from verifier_core.fetch import page_key
 from verifier_core.retrieval import EmptyQueryError
 from verifier_core.verification import SourceVerdict
-from verifier_core.verification.suggest import suggestion_is_better
+from verifier_core.verification.judgement.suggest import suggestion_is_better
 
 KEEP = 5
 

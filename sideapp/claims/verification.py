@@ -13,9 +13,9 @@ from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.sources.models import Source
 from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
 from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
-from verifier_core.verification.quantities import FIGURE_REASON
-from verifier_core.verification.reasons import RULES
-from verifier_core.verification.verdicts import HIGH
+from verifier_core.verification.judgement.reasons import RULES
+from verifier_core.verification.judgement.verdicts import HIGH
+from verifier_core.verification.language.quantities import FIGURE_REASON
 
 
 def verifier():

@@ -17,17 +17,17 @@ import os
 import threading
 from pathlib import Path
 
-from verifier_core.verification import fallback
-from verifier_core.verification.cache import ScoreCache, cache_key
-from verifier_core.verification.calibration import VerdictHead
-from verifier_core.verification.engine import PreparedSource, cross_encode, prepare_source
-from verifier_core.verification.evidence import select_evidence
-from verifier_core.verification.features import content_words, word_support_from_pieces
-from verifier_core.verification.judgement import Judgement, judge
-from verifier_core.verification.parts import UNTRAINED, WordModel
-from verifier_core.verification.reasons import is_generic_page
-from verifier_core.verification.verdicts import HIGH
-from verifier_core.verification.guard import as_text, claim_problem, source_problem
+from verifier_core.verification.evidence.engine import PreparedSource, cross_encode, prepare_source
+from verifier_core.verification.evidence.guard import as_text, claim_problem, source_problem
+from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
+from verifier_core.verification.evidence.quote import select_evidence
+from verifier_core.verification.judgement.calibration import VerdictHead
+from verifier_core.verification.judgement.features import content_words, word_support_from_pieces
+from verifier_core.verification.judgement.judge import Judgement, judge
+from verifier_core.verification.judgement.reasons import is_generic_page
+from verifier_core.verification.judgement.verdicts import HIGH
+from verifier_core.verification.model import fallback
+from verifier_core.verification.model.cache import ScoreCache, cache_key
 from verifier_core.verification.types import (
     UNAVAILABLE,
     ClaimInput,
@@ -99,7 +99,7 @@ class Verifier:
     @classmethod
     def _load_checkpoint(cls, model_dir: Path, cache, quantize):
         from verifier_core.encoder import load_encoder
-        from verifier_core.verification.model import load_model
+        from verifier_core.verification.model.cross_encoder import load_model
 
         missing = [n for n in REQUIRED_FILES if not (model_dir / n).exists()]
         if missing:

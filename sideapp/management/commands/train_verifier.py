@@ -30,7 +30,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         import torch
 
-        from verifier_core.verification.pipeline import TrainOptions, run_training
+        from verifier_core.verification.model.pipeline import TrainOptions, run_training
 
         torch.set_num_threads(max(1, opts["threads"]))
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")

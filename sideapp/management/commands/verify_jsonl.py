@@ -12,8 +12,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from verifier_core.progress import Progress
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
 from verifier_core.verification.types import Verdict
-from verifier_core.verification.verdicts import HIGH, LOW
 
 UNAVAILABLE = Verdict.SOURCE_UNAVAILABLE
 

@@ -13,8 +13,8 @@ import os
 import re
 from functools import lru_cache
 
-from verifier_core.verification.figures import Quantity, quantities
-from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.language.figures import Quantity, quantities
+from verifier_core.verification.language.lexical import term_spans
 
 MAX_NAMED = 3
 # Letters two stems must share, and all but two of the shorter one's: "visit" and "visitor",

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.quantities import Mismatch, Quantity
+from verifier_core.verification.language.lexical import term_spans
+from verifier_core.verification.language.quantities import Mismatch, Quantity
 
 # How sure the verifier must be that the source's sentence states the claim (or the claim's
 # statement of the figure) with the source's figure: the pair head's probability. Chosen on

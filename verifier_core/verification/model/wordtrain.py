@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier_core.verification.data import Example
-from verifier_core.verification.features import SourceAnalysis, _word_support, content_words
-from verifier_core.verification.metrics import roc_auc
-from verifier_core.verification.parts import WordModel, fit_word_model, part_scores, split_claim, word_matrix
+from verifier_core.verification.evidence.parts import WordModel, fit_word_model, part_scores, split_claim, word_matrix
+from verifier_core.verification.judgement.features import SourceAnalysis, _word_support, content_words
+from verifier_core.verification.model.data import Example
+from verifier_core.verification.model.metrics import roc_auc
 
 
 def token_marks(ex: Example) -> list[tuple[int, int, bool]]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from verifier_core.verification.data import Example
-from verifier_core.verification.features import content_words
+from verifier_core.verification.evidence.passages import SourcePassage, passages
+from verifier_core.verification.judgement.features import content_words
+from verifier_core.verification.language.lexical import PassageBm25, terms
+from verifier_core.verification.model.data import Example
 from verifier_core.verification.types import Verdict
-from verifier_core.verification.lexical import PassageBm25, terms
-from verifier_core.verification.passages import SourcePassage, passages
 
 IGNORE = -1.0
 

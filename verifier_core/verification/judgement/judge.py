@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from verifier_core.verification import fallback
-from verifier_core.verification.calibration import VerdictHead
-from verifier_core.verification.features import FEATURE_NAMES, ClaimAnalysis, SourceAnalysis, analyse_claim
-from verifier_core.verification.figure_reading import Reader, read_mismatches
-from verifier_core.verification.parts import UNTRAINED, WordModel
-from verifier_core.verification.mentions import unmentioned
-from verifier_core.verification.reasons import GENERIC_PAGE, verdict_reason
+from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
+from verifier_core.verification.judgement.calibration import VerdictHead
+from verifier_core.verification.judgement.features import FEATURE_NAMES, ClaimAnalysis, SourceAnalysis, analyse_claim
+from verifier_core.verification.judgement.figure_reading import Reader, read_mismatches
+from verifier_core.verification.judgement.reasons import GENERIC_PAGE, verdict_reason
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
+from verifier_core.verification.language.mentions import unmentioned
+from verifier_core.verification.model import fallback
 from verifier_core.verification.types import LABELS, PartVerdict, Verdict
-from verifier_core.verification.verdicts import HIGH, LOW
 
 # Part verdicts: cuts on a part's mean word probability (the word model is balanced, so
 # one half is its own even odds). PART_FLOOR: below it the weakest part keeps a claim

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-
 MAX_SOURCE_CHARS = 1_000_000  # ~170k words; beyond this a worker would stall for seconds
 MIN_SOURCE_WORDS = 8
 MAX_CLAIM_CHARS = 2_000

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from verifier_core.verification.calibration import fit_head
-from verifier_core.verification.parts import UNTRAINED, WordModel
-from verifier_core.verification.verdicts import PRECISION_TARGET
+from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
+from verifier_core.verification.judgement.calibration import fit_head
+from verifier_core.verification.judgement.features import FEATURE_NAMES, claim_features
+from verifier_core.verification.judgement.verdicts import PRECISION_TARGET
+from verifier_core.verification.model.data import Example, load_wice
+from verifier_core.verification.model.training import TrainConfig
 from verifier_core.verification.types import LABELS
-from verifier_core.verification.data import Example, load_wice
-from verifier_core.verification.features import FEATURE_NAMES, claim_features
-from verifier_core.verification.training import TrainConfig
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def seed_everything(seed: int) -> None:
 
 def run_training(opts: TrainOptions) -> dict:
     """Train, cross-validate and write the model directory; returns the report."""
-    from verifier_core.verification.card import write_card
+    from verifier_core.verification.model.card import write_card
 
     started = time.time()
     seed_everything(opts.seed)
@@ -90,9 +90,9 @@ def run_training(opts: TrainOptions) -> dict:
 
 def _train_cross_encoder(opts: TrainOptions, examples: list[Example], out: Path) -> tuple[int, list[float]]:
     from verifier_core.encoder import base_model_dir, load_encoder
-    from verifier_core.verification.model import build_model, save_model
-    from verifier_core.verification.trainset import build_pairs
-    from verifier_core.verification.training import train
+    from verifier_core.verification.model.cross_encoder import build_model, save_model
+    from verifier_core.verification.model.training import train
+    from verifier_core.verification.model.trainset import build_pairs
 
     source = [e for e in examples if e.source == "nst_train"]
     pairs = build_pairs(source, opts.seed, max_words=opts.passage_words)
@@ -135,7 +135,7 @@ def _jsonable(opts: TrainOptions) -> dict:
 def analyse_rows(model, tokenizer, examples: list[Example], rows: list[int], config: dict, what: str = "claims") -> dict:
     """Each row's analysed source, computed exactly as the app computes it."""
     from verifier_core.progress import Progress
-    from verifier_core.verification.engine import analyse
+    from verifier_core.verification.evidence.engine import analyse
 
     out = {}
     with Progress(total=len(rows), what=what) as progress:
@@ -157,10 +157,10 @@ def claim_matrix(analyses: dict, examples: list[Example], rows: list[int], word_
 
 def _fit_verdicts(opts: TrainOptions, examples: list[Example], model_dir: Path) -> dict:
     from verifier_core.encoder import load_encoder
-    from verifier_core.verification.evaluation import cross_validate
-    from verifier_core.verification.model import load_model
+    from verifier_core.verification.model.cross_encoder import load_model
+    from verifier_core.verification.model.evaluation import cross_validate
+    from verifier_core.verification.model.wordtrain import fit_words, test_words
     from verifier_core.verification.scoring import WORD_MODEL_FILE, _quantize
-    from verifier_core.verification.wordtrain import fit_words, test_words
 
     model, config = load_model(model_dir)
     if config.get("quantize"):

@@ -22,7 +22,7 @@ def build_model(base_dir: Path, config: dict | None = None):
     from transformers import AutoModel
     from transformers.utils import logging as hf_logging
 
-    from verifier_core.verification.network import PairScorer
+    from verifier_core.verification.model.network import PairScorer
 
     level = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()  # the base checkpoint's unused pooler is expected
@@ -53,7 +53,7 @@ def load_model(model_dir: Path):
     from safetensors.torch import load_file
     from transformers import BertConfig, BertModel
 
-    from verifier_core.verification.network import PairScorer
+    from verifier_core.verification.model.network import PairScorer
 
     config = json.loads((model_dir / "config.json").read_text())
     encoder = BertModel(BertConfig.from_json_file(str(model_dir / "encoder_config.json")), add_pooling_layer=False)

@@ -20,11 +20,11 @@ import logging
 import math
 from dataclasses import dataclass
 
-from verifier_core.verification.figures import Quantity, quantities
-from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.mentions import figure_given
-from verifier_core.verification.passages import SourcePassage
-from verifier_core.verification.sentences import Sentence
+from verifier_core.verification.evidence.passages import SourcePassage
+from verifier_core.verification.evidence.sentences import Sentence
+from verifier_core.verification.language.figures import Quantity, quantities
+from verifier_core.verification.language.lexical import term_spans
+from verifier_core.verification.language.mentions import figure_given
 from verifier_core.verification.types import Evidence
 
 log = logging.getLogger(__name__)

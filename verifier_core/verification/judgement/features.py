@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from verifier_core.verification.lexical import coverage, names, numbers, term_spans
-from verifier_core.verification.parts import UNTRAINED, Part, WordModel, part_scores, split_claim, word_matrix
-from verifier_core.verification.quantities import Mismatch, Quantity, mismatches
+from verifier_core.verification.evidence.parts import UNTRAINED, Part, WordModel, part_scores, split_claim, word_matrix
+from verifier_core.verification.language.lexical import coverage, names, numbers, term_spans
+from verifier_core.verification.language.quantities import Mismatch, Quantity, mismatches
 
 FEATURE_NAMES = (
     "bm25_norm",  # best passage BM25 over the claim's own best possible score

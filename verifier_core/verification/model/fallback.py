@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier_core.verification.cache import ScoreCache, cache_key
-from verifier_core.verification.verdicts import Thresholds
+from verifier_core.verification.judgement.verdicts import Thresholds
+from verifier_core.verification.model.cache import ScoreCache, cache_key
 
 METHOD = "bi-encoder-fallback"
 # Not fitted for precision (no labels on this path): its verdicts are all low confidence.

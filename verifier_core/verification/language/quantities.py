@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verifier_core.verification.figures import NUMBER_WORDS, Quantity, quantities
-from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.mentions import GENERAL, near_form
-from verifier_core.verification.naming import thing_of, thing_words, which_length
-from verifier_core.verification.parts import split_claim
+from verifier_core.verification.evidence.parts import split_claim
+from verifier_core.verification.language.figures import NUMBER_WORDS, Quantity, quantities
+from verifier_core.verification.language.lexical import term_spans
+from verifier_core.verification.language.mentions import GENERAL, near_form
+from verifier_core.verification.language.naming import thing_of, thing_words, which_length
 
 __all__ = ["Mismatch", "Quantity", "figures_of_reason", "mismatches", "quantities", "says_less"]
 

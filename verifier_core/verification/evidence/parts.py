@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from verifier_core.verification.lexical import term_spans
+from verifier_core.verification.language.lexical import term_spans
 
 # Clause boundaries: semicolons, and a comma or "and" before a connective that opens a
 # new fact. A bare "and" joins names too often ("Tom and Jerry") to split on alone.

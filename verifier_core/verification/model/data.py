@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verifier_core.verification.metrics import group_folds
+from verifier_core.verification.model.metrics import group_folds
 from verifier_core.verification.types import LABELS
 
 FILES = ("dev", "nst_dev", "nst_train")

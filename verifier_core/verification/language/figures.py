@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from verifier_core.retrieval.tokenize import stop_words
-from verifier_core.verification.lexical import term_spans
-from verifier_core.verification.naming import LENGTH_WORDS
-from verifier_core.verification.units import CURRENCY_BEFORE, MULTIPLIERS, currency_before, unit_after
+from verifier_core.verification.language.lexical import term_spans
+from verifier_core.verification.language.naming import LENGTH_WORDS
+from verifier_core.verification.language.units import CURRENCY_BEFORE, MULTIPLIERS, currency_before, unit_after
 
 _MONTHS = {m.lower(): i for i, m in enumerate(
     "January February March April May June July August September October November December".split(), 1)}

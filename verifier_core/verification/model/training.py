@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verifier_core.verification.features import content_words
-from verifier_core.verification.pairs import PairInput, encode_claim_pairs
-from verifier_core.verification.trainset import IGNORE, TrainPair
+from verifier_core.verification.judgement.features import content_words
+from verifier_core.verification.model.pairs import PairInput, encode_claim_pairs
+from verifier_core.verification.model.trainset import IGNORE, TrainPair
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def _cache_lower(model, encoded, frozen: int, batch_size: int = 32):
     """Output of the frozen lower layers per pair, fp16 to halve the memory."""
     import torch
 
-    from verifier_core.verification.pairs import collate, length_batches
+    from verifier_core.verification.model.pairs import collate, length_batches
 
     items = [e[0] for e in encoded]
     cache: list = [None] * len(items)
@@ -74,7 +74,7 @@ def _cache_lower(model, encoded, frozen: int, batch_size: int = 32):
 def _batch_tensors(encoded, cache, idx):
     import torch
 
-    from verifier_core.verification.pairs import collate
+    from verifier_core.verification.model.pairs import collate
 
     t = collate([encoded[i][0] for i in idx])
     width = t["input_ids"].shape[1]

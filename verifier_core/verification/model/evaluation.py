@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier_core.verification.calibration import fit_head
-from verifier_core.verification.data import Example, grouped_folds, train_indices
-from verifier_core.verification.metrics import macro_f1, precision_at_recall, roc_auc
+from verifier_core.verification.judgement.calibration import fit_head
+from verifier_core.verification.model.data import Example, grouped_folds, train_indices
+from verifier_core.verification.model.metrics import macro_f1, precision_at_recall, roc_auc
 from verifier_core.verification.types import LABELS
 
 
@@ -80,7 +80,7 @@ def apply_rules(pred: np.ndarray, X: np.ndarray, names) -> np.ndarray:
     (OFF_TOPIC) are not_supported, high confidence: the flagged list. (An unsure failure,
     `judgement.unsure_failure`, is not_supported with low confidence: never flagged, so
     these figures leave it out.)"""
-    from verifier_core.verification.judgement import OFF_TOPIC
+    from verifier_core.verification.judgement.judge import OFF_TOPIC
 
     if "num_mismatch" not in names:  # the verifier before these rules
         return pred

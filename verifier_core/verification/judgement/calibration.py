@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from verifier_core.verification.metrics import group_folds
+from verifier_core.verification.judgement.verdicts import PRECISION_TARGET, Thresholds, fit_thresholds
+from verifier_core.verification.model.metrics import group_folds
 from verifier_core.verification.types import Verdict
-from verifier_core.verification.verdicts import PRECISION_TARGET, Thresholds, fit_thresholds
 
 
 @dataclass

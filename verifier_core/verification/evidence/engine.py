@@ -10,12 +10,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from verifier_core.verification.evidence import BodySentence, page_sentences
-from verifier_core.verification.features import SourceAnalysis, content_words, word_support_from_pieces
-from verifier_core.verification.lexical import PassageBm25, numbers, terms
-from verifier_core.verification.quantities import quantities
-from verifier_core.verification.passages import SourcePassage, Unit, passages, sentence_units
-from verifier_core.verification.sentences import body_sentences
+from verifier_core.verification.evidence.passages import SourcePassage, Unit, passages, sentence_units
+from verifier_core.verification.evidence.quote import BodySentence, page_sentences
+from verifier_core.verification.evidence.sentences import body_sentences
+from verifier_core.verification.judgement.features import SourceAnalysis, content_words, word_support_from_pieces
+from verifier_core.verification.language.lexical import PassageBm25, numbers, terms
+from verifier_core.verification.language.quantities import quantities
 
 
 @dataclass
@@ -103,7 +103,7 @@ def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max
     """(pair probabilities, per-passage claim-piece support probabilities, claim piece offsets)."""
     import torch
 
-    from verifier_core.verification.pairs import collate, encode_claim_pairs, length_batches
+    from verifier_core.verification.model.pairs import collate, encode_claim_pairs, length_batches
 
     items = encode_claim_pairs(tokenizer, claim, title, texts, max_length)
     pair = np.zeros(len(items), dtype=np.float64)

@@ -1,0 +1,1 @@
+"""The model: the cross-encoder's network and weights, its training data and training, the score cache and the fallback without a checkpoint."""
