@@ -13,7 +13,7 @@ from sideapp.models import Citation, RevisionClaim
 from tests.annotation_support import WIKI_TEXT, article, claim_with_suggestion, sources
 from tests.users import CastMixin
 from verifier_core.verification import Verdict
-from verifier_core.verification.judgement.verdicts import HIGH
+from verifier_core.verification.judgement.verdicts import HIGH, LOW
 
 STATEMENT = "The lighthouse was first lit in 1862 by the Trust."
 
@@ -34,6 +34,13 @@ class FlagRuleTests(SimpleTestCase):
         for verdict, needs_citation in ((Verdict.NOT_SUPPORTED, False), ("", True), (Verdict.SOURCE_UNAVAILABLE, False)):
             self.assertEqual(Claim.flag_rule(verdict=verdict, confidence=HIGH, needs_citation=needs_citation,
                                              checkable=False), (False, False))
+
+
+    def test_a_figure_hint_puts_a_claim_in_needs_a_look_but_never_flags_it(self):
+        for verdict in (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED):
+            self.assertEqual(Claim.flag_rule(verdict=verdict, confidence=LOW, needs_citation=False, hint=True),
+                             (False, True))
+        self.assertEqual(Claim.flag_rule(verdict=Verdict.SUPPORTED, confidence=LOW, needs_citation=False), (False, False))
 
 
 class VerifyAndSuggestTests(TestCase):

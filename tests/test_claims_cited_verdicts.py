@@ -8,7 +8,19 @@ from types import SimpleNamespace
 from django.test import SimpleTestCase, TestCase
 from django.urls import reverse
 
-from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
+from sideapp.claims.combine import Cited, citation_name, reasons_with_citations, speaking_for, stronger_alone
+from verifier_core.verification import Reason, ReasonKind
+from verifier_core.verification.judgement.reasons import words
+
+QUOTED = [Reason(ReasonKind.QUOTE, sentence="In 1931 ...").to_json()]
+FIGURE = [Reason(ReasonKind.FIGURE, thing="the date the tower was first lit", given="1 October 1862",
+                 claimed="1 October 1872").to_json()]
+SUPPORTS = [Reason(ReasonKind.SUPPORTED).to_json()]
+NOTHING = [Reason(ReasonKind.NO_STATEMENT).to_json()]
+
+
+def reason_with_citations(reasons, verdict, cited, speaker=None) -> str:
+    return words(reasons_with_citations(reasons, verdict, cited, speaker))
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.verification import claim_verify
 from sideapp.claims.wording import cited_words, found_better
@@ -50,43 +62,44 @@ class CombinationTests(SimpleTestCase):
 
 class ReasonWordingTests(SimpleTestCase):
     def test_a_citation_that_supports_no_part_is_named_beside_the_one_that_does(self):
-        reason = reason_with_citations("the source says it: “In 1931 ...”", "supported",
+        reason = reason_with_citations(QUOTED, "supported",
                                        [Cited("Plan your visit", "not_supported"), Cited("Gull Point light", "supported")])
         self.assertEqual(reason, "the source says it: “In 1931 ...”; “Gull Point light” supports it; "
                                  "“Plan your visit” supports no part of it")
 
     def test_the_reason_of_the_source_that_carries_the_claim_names_it_in_place_of_the_source(self):
         visit, history = Cited("Plan your visit", "not_supported"), Cited("Gull Point light", "supported")
-        reason = reason_with_citations("the source says it: “In 1931 ...”", "supported", [visit, history], history)
+        reason = reason_with_citations(QUOTED, "supported", [visit, history], history)
         self.assertEqual(reason, "“Gull Point light” says it: “In 1931 ...”; “Plan your visit” supports no part of it")
-        self.assertEqual(reason_with_citations("the source says it", "supported", [history], history), "the source says it")
+        self.assertEqual(reason_with_citations(SUPPORTS, "supported", [history], history), "the source supports the claim")
 
     def test_a_citation_that_gives_another_figure_contradicts_the_claim_rather_than_supporting_no_part(self):
         figure = "the source gives the date the tower was first lit as 1 October 1862, not 1 October 1872"
+        self.assertEqual(words(FIGURE), figure)
         cited = [Cited("History", "not_supported", HIGH, 0.1, contradicts=True),
                  Cited("Gull Point light", "not_supported", HIGH, 0.1, contradicts=True)]
-        self.assertEqual(reason_with_citations(figure, "not_supported", cited),
+        self.assertEqual(reason_with_citations(FIGURE, "not_supported", cited),
                          f"{figure}; “History” and “Gull Point light” contradict it")
         cited = [Cited("History", "not_supported", contradicts=True), Cited("Plan your visit", "not_supported")]
-        self.assertEqual(reason_with_citations(figure, "not_supported", cited),
+        self.assertEqual(reason_with_citations(FIGURE, "not_supported", cited),
                          f"{figure}; “History” contradicts it; “Plan your visit” supports no part of it")
 
     def test_one_citation_adds_nothing_to_its_own_reason(self):
-        self.assertEqual(reason_with_citations("no passage of the source states it", "not_supported",
-                                               [Cited("Stone", "not_supported")]), "no passage of the source states it")
+        self.assertEqual(reason_with_citations(NOTHING, "not_supported", [Cited("Stone", "not_supported")]),
+                         words(NOTHING))
 
     def test_citations_that_all_support_it_are_not_listed(self):
-        self.assertEqual(reason_with_citations("the source says it", "supported",
-                                               [Cited("A", "supported"), Cited("B", "supported")]), "the source says it")
+        self.assertEqual(reason_with_citations(SUPPORTS, "supported", [Cited("A", "supported"), Cited("B", "supported")]),
+                         "the source supports the claim")
 
     def test_several_failing_citations_read_as_one_list(self):
         cited = [Cited("A", "not_supported"), Cited("B", "not_supported"), Cited("C", "not_supported")]
-        self.assertEqual(reason_with_citations("no passage states it;", "not_supported", cited),
-                         "no passage states it; “A”, “B” and “C” support no part of it")
+        self.assertEqual(reason_with_citations(NOTHING, "not_supported", cited),
+                         f"{words(NOTHING)}; “A”, “B” and “C” support no part of it")
 
     def test_partial_and_unreadable_citations_say_so_by_name(self):
         cited = [Cited("A", "partially_supported"), Cited("B", "not_supported"), Cited("C", "source_unavailable")]
-        self.assertEqual(reason_with_citations("", "partially_supported", cited),
+        self.assertEqual(reason_with_citations([], "partially_supported", cited),
                          "“A” supports part of it; “B” supports no part of it; “C” could not be read")
 
     def test_a_citation_is_named_by_its_title_else_its_work_or_url_and_a_long_title_is_cut(self):
@@ -97,8 +110,9 @@ class ReasonWordingTests(SimpleTestCase):
         long = citation_name(cite(title="word " * 40))
         self.assertLessEqual(len(long), 70)
         self.assertTrue(long.endswith("…"))
-        self.assertEqual(reason_with_citations("r", "not_supported", [Cited("", "not_supported"), Cited("B", "supported")]),
-                         "r; an untitled citation supports no part of it")
+        self.assertEqual(reason_with_citations(NOTHING, "not_supported",
+                                               [Cited("", "not_supported"), Cited("B", "supported")]),
+                         f"{words(NOTHING)}; an untitled citation supports no part of it")
 
 
 def _claim_citing(art, revision, *pages, text: str = CLAIM) -> Claim:

@@ -89,7 +89,9 @@ class OverruledReasonsPageTests(CastMixin, TestCase):
             ClaimRow("It was widened in 1960.", cited_url="http://a.test/2"),
             ClaimRow("It has nine arches.", cited_url="http://a.test/3"),
         ])
-        ClaimCitation.objects.filter(claim__in=[opened, widened]).update(reason=FIGURE_REASON)
+        ClaimCitation.objects.filter(claim__in=[opened, widened]).update(
+            reason=FIGURE_REASON, reasons=[{"kind": "figure", "claimed": "1931", "given": "1913",
+                                           "thing": "the year the viaduct opened"}])
         claim_review_save(claim=opened, user=self.users["editor"], kind="verified")
         claim_review_save(claim=arches, user=self.users["editor"], kind="dismissed", reason="claim_fine")
         page = self.client_for("admin").get(reverse("annotation:results"))

@@ -24,9 +24,9 @@ CITED_URL = "https://www.gazette.example/news/bridge"
 
 
 def cited(verdict="not_supported", confidence="high", score=0.1, *, key=1, position=0, tagged=False,
-          urls=(CITED_URL,), text_hash="cited-text", reason="") -> CitedFacts:
+          urls=(CITED_URL,), text_hash="cited-text", figures=None) -> CitedFacts:
     return CitedFacts(key=key, position=position, verdict=verdict, confidence=confidence, score=score,
-                      tagged=tagged, urls=urls, text_hash=text_hash, reason=reason)
+                      tagged=tagged, urls=urls, text_hash=text_hash, figures=figures)
 
 
 def claim(*links: CitedFacts, verdict="not_supported", score=0.1, current=True, needs_citation=False,
@@ -171,39 +171,38 @@ class SuggestionOfferTests(SimpleTestCase):
         self.assertTrue(decide(facts, page(score=0.5), ADD).offered)
 
 
-REOPENED = "the source gives the year the line reopened as 1996, not 1994"
+REOPENED = ("1994", "1996")  # a figure reason's data: the claim's figure, the page's
 
 
 class CorrectFigureOfferTests(SimpleTestCase):
     def test_a_citation_failing_on_a_figure_offers_its_figure(self):
-        decision = correct_decision(claim(cited(score=0.3, key=1), cited(reason=REOPENED, key=2, position=1)))
+        decision = correct_decision(claim(cited(score=0.3, key=1), cited(figures=REOPENED, key=2, position=1)))
         self.assertTrue(decision.offered)
         self.assertEqual(decision.target.key, 2)
 
     def test_no_figure_reason_no_confidence_or_a_figure_not_in_the_claim_offers_nothing(self):
-        for link, text in ((cited(reason="no passage of the source mentions 1994"), "The line reopened in 1994."),
-                           (cited(confidence="low", reason=REOPENED), "The line reopened in 1994."),
-                           (cited(reason=REOPENED), "The line reopened in the nineties.")):
+        for link, text in ((cited(figures=None), "The line reopened in 1994."),
+                           (cited(confidence="low", figures=REOPENED), "The line reopened in 1994."),
+                           (cited(figures=REOPENED), "The line reopened in the nineties.")):
             with self.subTest(link):
                 decision = correct_decision(claim(link, text=text))
                 self.assertFalse(decision.offered)
                 self.assertIn("gives another figure", decision.why_not)
 
     def test_a_supported_claim_keeps_its_figures(self):
-        decision = correct_decision(claim(cited(reason=REOPENED), cited("supported", key=2), verdict="supported"))
+        decision = correct_decision(claim(cited(figures=REOPENED), cited("supported", key=2), verdict="supported"))
         self.assertFalse(decision.offered)
         self.assertIn("called supported", decision.why_not)
 
     def test_a_source_date_that_leaves_out_the_claims_year_is_left_to_the_editor(self):
-        reason = "the source gives the date the bout took place as June 9th, not June 4, 2013"
-        decision = correct_decision(claim(cited(reason=reason), text="The bout took place on June 4, 2013."))
+        decision = correct_decision(claim(cited(figures=("June 4, 2013", "June 9th")),
+                                          text="The bout took place on June 4, 2013."))
         self.assertFalse(decision.offered)
         self.assertIn("leaves out part of the claim's", decision.why_not)
-        reason = "the source gives the date the bout took place as June 9, 2013, not June 4, 2013"
-        self.assertTrue(correct_decision(claim(cited(reason=reason), text="The bout took place on June 4, 2013.")).offered)
+        self.assertTrue(correct_decision(claim(cited(figures=("June 4, 2013", "June 9, 2013")),
+                                               text="The bout took place on June 4, 2013.")).offered)
 
     def test_two_sources_giving_two_other_figures_are_left_to_the_editor(self):
-        other = REOPENED.replace("1996", "1997")
-        decision = correct_decision(claim(cited(reason=REOPENED), cited(reason=other, key=2, position=1)))
+        decision = correct_decision(claim(cited(figures=REOPENED), cited(figures=("1994", "1997"), key=2, position=1)))
         self.assertFalse(decision.offered)
         self.assertIn("different figures", decision.why_not)

@@ -55,9 +55,10 @@ class VerifyJsonlTests(SimpleTestCase):
     def test_it_writes_one_line_per_input_line_with_the_contract_keys(self):
         self.assertEqual(len(self.out), 7)
         for row in self.out:
-            self.assertEqual(set(row), {"id", "score", "verdict", "confidence", "reason", "parts", "evidence"})
+            self.assertEqual(set(row), {"id", "score", "verdict", "confidence", "reason", "reasons", "parts", "evidence"})
             self.assertIn(row["confidence"], ("high", "low"))
             self.assertTrue(row["reason"])
+            self.assertTrue(row["reasons"] and all(r["kind"] for r in row["reasons"]))  # the reason as data
         self.assertEqual([r["id"] for r in self.out], ["a", "b", "c", "d", None, 5, None])
 
     def test_every_judged_claim_lists_its_parts_with_their_verdicts(self):

@@ -6,7 +6,13 @@ from django.test import SimpleTestCase
 
 from tests.verification_support import ShippedVerifierTestCase, fixture_page
 from verifier_core.verification import ClaimInput
-from verifier_core.verification.judgement.figure_reading import READ_FLOOR, read_mismatches, statement, window
+from verifier_core.verification.judgement.figure_reading import (
+    READ_FLOOR,
+    read_figures,
+    read_mismatches,
+    statement,
+    window,
+)
 from verifier_core.verification.language.quantities import Mismatch, mismatches, quantities
 
 RAILWAY_CLAIM = "The branch line reopened to passengers in 1994."
@@ -33,6 +39,16 @@ def read(claim: str, page: str, reader) -> list[str]:
 
 
 class FigureReadingTests(SimpleTestCase):
+    def test_a_figure_of_the_claim_s_thing_contradicts_it_and_one_of_another_thing_is_only_a_hint(self):
+        reader = FakeReader(rival=READ_FLOOR + 0.2, given=READ_FLOOR + 0.2)  # the figure does not move the reading
+        (railway,) = read_figures(RAILWAY_CLAIM, mismatches(RAILWAY_CLAIM, RAILWAY), lambda q: RAILWAY, reader)
+        self.assertTrue(railway.contradicts)
+        claim = "On October 20, 2015, Blanchard signed to the Indianapolis Colts practice squad."
+        page = "He was waived in 2014. Blanchard was signed to the Panthers practice squad on October 29, 2013."
+        (other,) = read_figures(claim, mismatches(claim, page), lambda q: page, FakeReader(rival=READ_FLOOR + 0.2))
+        self.assertTrue(other.same_fact)
+        self.assertFalse(other.contradicts)  # another transfer: the Colts are not named there
+
     def test_a_window_is_the_figure_s_sentence_and_the_one_before(self):
         text = "It was built in 1902. The line closed in 1965. It reopened in 1996. Trains run daily."
         a, b = window(text, text.index("1996"), text.index("1996") + 4)

@@ -142,13 +142,13 @@ class TemplateTests(SimpleTestCase):
                 for awkward in AWKWARD:
                     absent = [awkward, "paraffin", "1931", "Gull Point"][:n]
                     for part, quote in ((None, None), (awkward, awkward), ("and opened in 1994", "It opened in 1994.")):
-                        reason = verdict_reason(verdict=verdict, claim="", absent=absent, mismatch_reasons=[],
+                        reason = verdict_reason(verdict=verdict, absent=absent, figures=[],
                                                 weakest_part=part, evidence_sentence=quote)
                         self.assertClean(reason)
                         self.assertTrue(reason[:1].islower(), reason)
 
     def test_a_partial_verdict_with_nothing_to_point_at_says_what_is_uncertain_and_quotes_the_closest_line(self):
-        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, claim="", absent=[], mismatch_reasons=[],
+        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, absent=[], figures=[],
                                 weakest_part=None, evidence_sentence="The tower rises 31 metres (102 feet) from its base.")
         self.assertEqual(reason, "the verifier is not sure the source says all of it; closest: "
                                  "“The tower rises 31 metres (102 feet) from its base.”")

@@ -10,7 +10,7 @@ from verifier_core.verification.judgement.reasons import is_generic_page, verdic
 from verifier_core.verification.judgement.suggest import suggestion_is_better
 from verifier_core.verification.language.mentions import unmentioned
 from verifier_core.verification.language.quantities import mismatches, quantities
-from verifier_core.verification.types import Verdict
+from verifier_core.verification.types import Reason, ReasonKind, Verdict
 
 RAILWAY = "The Esk Valley line closed to passengers in 1965. It reopened in 1996 after a local campaign."
 BORE = "At spring tides the bore reaches 1.5 metres high near the old bridge."
@@ -74,17 +74,18 @@ class ClaimPartTests(SimpleTestCase):
 class ReasonTests(SimpleTestCase):
     def test_a_not_supported_verdict_names_what_the_source_never_mentions(self):
         absent = unmentioned("The mill burned down in 1931.", {"mill", "burn"}, [], set())
-        reason = verdict_reason(verdict=Verdict.NOT_SUPPORTED, claim="", absent=absent, mismatch_reasons=[],
+        reason = verdict_reason(verdict=Verdict.NOT_SUPPORTED, absent=absent, figures=[],
                                 weakest_part=None, evidence_sentence=None)
         self.assertEqual(reason, "no passage of the source mentions 1931")
 
     def test_a_mismatch_is_the_reason_whatever_the_verdict(self):
-        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, claim="", absent=["x"],
-                                mismatch_reasons=["the source gives 1996, not 1994"], weakest_part="a", evidence_sentence=None)
+        figure = Reason(ReasonKind.FIGURE, claimed="1994", given="1996")
+        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, absent=["x"], figures=[figure], weakest_part="a",
+                                evidence_sentence=None)
         self.assertEqual(reason, "the source gives 1996, not 1994")
 
     def test_a_partial_verdict_quotes_its_weakest_part(self):
-        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, claim="", absent=[], mismatch_reasons=[],
+        reason = verdict_reason(verdict=Verdict.PARTIALLY_SUPPORTED, absent=[], figures=[],
                                 weakest_part="and opened in 1994", evidence_sentence=None)
         self.assertIn("“and opened in 1994”", reason)
 

@@ -13,11 +13,14 @@ FILLER = " ".join(["Visitors often ask about parking, which is free after six in
 
 
 class VerdictRuleTests(CheckpointTestCase):
-    def test_a_year_the_source_contradicts_is_never_supported_and_says_why(self):
+    def test_a_year_the_page_gives_in_a_sentence_not_naming_the_claim_s_tower_is_a_hint_to_check(self):
+        # "The tower opened to visitors in 1994": the tower and Port Elsin are named two
+        # sentences before, so the page is not read as contradicting the claim (a hint, never a flag).
         claim = ClaimInput(CLAIM.text.replace("1994", "1996"), title=TITLE_TOWER)
         verdict = self.verifier.score_source(claim, SOURCE_TOWER)
-        self.assertNotEqual(verdict.verdict, Verdict.SUPPORTED)
-        self.assertIn("the source gives the year the Harbour Tower opened as 1994, not 1996", verdict.reason)
+        self.assertEqual(verdict.confidence, "low")
+        self.assertNotIn("the source gives", verdict.reason)
+        self.assertIn("the page gives 1994 where the claim says 1996: check they are the same figure", verdict.reason)
 
     def test_a_planted_swap_from_the_same_page_is_caught(self):
         claim = ClaimInput("The Harbour Tower opened to visitors in 1996 after four years of construction.",

@@ -53,8 +53,8 @@ def _citation(link: ClaimCitation, place: dict | None = None) -> dict:
     return {"url": cited["url"] or cited["archive_url"], "ref_name": cited["ref_name"] or place and place.get("name") or "",
             "title": cited["title"], "written": cited["written"], "tags": cited["tags"],
             "verdict": link.verdict or None, "confidence": link.confidence or None,
-            "reason": verdict_reason(link.verdict, link.reason) if link.verdict else link.reason,
-            "quote": quote_of(link.evidence), **archive_state(link)}
+            "reason": verdict_reason(link.verdict, link.reason, link.reasons) if link.verdict else link.reason,
+            "reasons": list(link.reasons or []), "quote": quote_of(link.evidence), **archive_state(link)}
 
 
 def archive_state(link: ClaimCitation) -> dict:
@@ -82,7 +82,7 @@ def edit_check_cards(links: list[ClaimCitation], targets: dict[int, dict]) -> li
             "url": [u for u in target["urls"] if u],
             "title": cited["title"] or cited["url"],
             "quote": quote_of(link.evidence),
-            "comments": verdict_reason(link.verdict, link.reason),
+            "comments": verdict_reason(link.verdict, link.reason, link.reasons),
             **archive_state(link),
         })
     return cards

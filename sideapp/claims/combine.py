@@ -9,19 +9,20 @@ on the union of their evidence (verifier_core). Two rules join them here, on pla
 - with several citations, the claim's reason names each by its title: the ones that
   support no part of it, those that give another figure for the claim's (contradict it),
   those that could not be read, and, when the others fail, the ones that carry it. One
-  reason under the claim then never passes one source's word off as another's.
+  reason under the claim then never passes one source's word off as another's (the claim's
+  reasons name the source that speaks for it: sideapp.claims.reasons.spoken_by).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sideapp.claims.reasons import note, spoken_by
 from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.verdicts import HIGH
 
 # How much of the claim a verdict says the source carries.
 STRENGTH = {Verdict.NOT_SUPPORTED: 0, Verdict.PARTIALLY_SUPPORTED: 1, Verdict.SUPPORTED: 2}
 NAME_CHARS = 70  # a long title is cut in the reason; the cited-source box has it whole
-SOURCE = "the source "  # how the verifier's reasons speak of the one source they judged
 
 
 @dataclass(frozen=True)
@@ -104,14 +105,10 @@ def citations_said(verdict: str, cited: list[Cited], named: Cited | None = None)
     return "; ".join(said)
 
 
-def reason_with_citations(reason: str, verdict: str, cited: list[Cited], speaker: Cited | None = None) -> str:
-    """The claim's reason followed by what it says of its citations by name. A reason that
-    is `speaker`'s own ("the source says it: ...") names it in place of "the source"."""
-    reason = reason.strip().rstrip(";")
-    named = None
-    if speaker is not None and speaker.name and len(cited) > 1 and reason.startswith(SOURCE):
-        reason, named = f"“{speaker.name}” {reason[len(SOURCE):]}", speaker
-    said = citations_said(verdict, cited, named)
-    if not said:
-        return reason
-    return f"{reason}; {said}" if reason else said
+def reasons_with_citations(reasons: list[dict], verdict: str, cited: list[Cited],
+                           speaker: Cited | None = None) -> list[dict]:
+    """The claim's reasons (data) followed by what they say of its citations by name. The first
+    reason, when it speaks for the page (`speaker`'s own: "the source says it: ..."), names it in
+    place of "the source"."""
+    spoken = spoken_by(reasons, speaker.name) if speaker is not None and len(cited) > 1 else reasons
+    return spoken + note(citations_said(verdict, cited, speaker if spoken is not reasons else None))

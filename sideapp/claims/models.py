@@ -102,7 +102,10 @@ class Claim(models.Model):
     last_revision = models.ForeignKey(Revision, on_delete=models.CASCADE, related_name="+")
     # Verification: the claim judged on the union of its citations' evidence.
     verify_state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
-    verify_reason = models.TextField(blank=True)
+    verify_reason = models.TextField(blank=True)  # the reason in words, as `reasons` renders it
+    # The reason as data ([Reason.to_json()]: kind, part, terms or figures, the page sentence),
+    # rendered in words at display (claims.reasons); empty for claims judged before it was kept.
+    reasons = models.JSONField(default=list, blank=True)
     verdict = models.CharField(max_length=32, choices=VERDICT_CHOICES, blank=True)
     confidence = models.CharField(max_length=8, choices=CONFIDENCE_CHOICES, blank=True)
     score = models.FloatField(null=True, blank=True)
@@ -172,7 +175,7 @@ class Claim(models.Model):
 
     @staticmethod
     def flag_rule(*, verdict: str, confidence: str, needs_citation: bool,
-                  checkable: bool = True, tagged: bool = False) -> tuple[bool, bool]:
+                  checkable: bool = True, tagged: bool = False, hint: bool = False) -> tuple[bool, bool]:
         """(flagged, needs a look). The default flagged list holds only what an editor can
         act on: claims that need a source (`{{citation needed}}`) and claims whose cited
         source was read and, with high confidence, does not support them (the verdict
@@ -184,14 +187,16 @@ class Claim(models.Model):
         0.72-0.80 of the claims it calls supported are fully supported). A claim that is not checkable
         on its own is neither: there is nothing to
         act on; nor is one already tagged {{failed verification}} on the wiki (its own list,
-        "Tagged": the editors' action is done)."""
+        "Tagged": the editors' action is done). A `hint` (the page gives another figure that
+        may be of another thing: "check they are the same figure") puts any judged claim that
+        is not flagged in "Needs a look", a supported one too."""
         if not checkable or tagged:
             return False, False
         if needs_citation:
             return True, False
         if verdict == Verdict.NOT_SUPPORTED and confidence == HIGH:
             return True, False
-        if not verdict or verdict in (Verdict.SOURCE_UNAVAILABLE, Verdict.SUPPORTED):
+        if not verdict or verdict == Verdict.SOURCE_UNAVAILABLE or (verdict == Verdict.SUPPORTED and not hint):
             return False, False
         return False, True
 
@@ -222,6 +227,7 @@ class ClaimCitation(models.Model):
     score = models.FloatField(null=True, blank=True)
     evidence = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)  # the verdict in words, or why the source is unavailable
+    reasons = models.JSONField(default=list, blank=True)  # the same as data (Claim.reasons)
     confidence = models.CharField(max_length=8, choices=CONFIDENCE_CHOICES, blank=True)
     parts = models.JSONField(default=list, blank=True)
     # What became of the cited page (verifier_core.fetch.pagestate kinds: live, changed, gone,

@@ -33,11 +33,12 @@ from django.utils import timezone
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.places import current_places
+from sideapp.claims.reasons import figures as contradicted_figures
 from verifier_core.fetch import same_page
 from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.suggest import suggestion_is_better
 from verifier_core.verification.judgement.verdicts import HIGH
-from verifier_core.verification.language.quantities import figures_of_reason, says_less
+from verifier_core.verification.language.quantities import says_less
 
 TAG, ADD, REPLACE, CORRECT = "tag", "add", "replace", "correct"
 ACTIONS = (TAG, ADD, REPLACE, CORRECT)
@@ -55,7 +56,7 @@ class CitedFacts:
     tagged: bool  # already carries {{failed verification}}
     urls: tuple[str, ...]  # url, archive-url, and where its fetch went
     text_hash: str = ""  # of the text read from it; "" when none was
-    reason: str = ""  # the verifier's reason for its verdict
+    figures: tuple[str, str] | None = None  # (the claim's figure, the page's) the page contradicts
 
 
 @dataclass(frozen=True)
@@ -136,13 +137,13 @@ def tag_decision(claim: ClaimFacts) -> Decision:
 
 
 def correct_decision(claim: ClaimFacts) -> Decision:
-    """The claim's figure changed to the one its failing source gives (`figures_of_reason`)."""
+    """The claim's figure changed to the one its failing source gives (its figure reason's data)."""
     if refusal := _claim_refusal(claim):
         return Decision(False, refusal)
     if claim.verdict == Verdict.SUPPORTED:
         return Decision(False, "The claim is called supported by its citations; its figures are left as they are.")
     fails = {c: figures for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH
-             and (figures := figures_of_reason(c.reason)) is not None and figures[0] in claim.text}
+             and (figures := c.figures) is not None and figures[0] in claim.text}
     if not fails:
         return Decision(False, "No source of the claim gives another figure for it with confidence.")
     if len(set(fails.values())) > 1:
@@ -215,7 +216,8 @@ def cited_facts(link: ClaimCitation, place: dict | None = None) -> CitedFacts:
     tags = place.get("tags", []) if place is not None else (citation.flags or [])
     return CitedFacts(key=link.pk, position=link.position, verdict=link.verdict, confidence=link.confidence,
                       score=link.score, tagged=FAILED_VERIFICATION in tags,
-                      urls=tuple(u for u in urls if u), text_hash=_text_hash(source), reason=link.reason)
+                      urls=tuple(u for u in urls if u), text_hash=_text_hash(source),
+                      figures=contradicted_figures(link.reasons))
 
 
 def claim_facts(claim: Claim) -> ClaimFacts:
@@ -253,7 +255,7 @@ class Offer:
     @property
     def figures(self) -> tuple[str, str] | None:
         """(the claim's figure, its source's) for the correct-the-figure action."""
-        return figures_of_reason(self.link.reason) if self.action == CORRECT and self.link else None
+        return contradicted_figures(self.link.reasons) if self.action == CORRECT and self.link else None
 
 
 @dataclass(frozen=True)

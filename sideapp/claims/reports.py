@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
+from sideapp.claims.reasons import reason_words
 from sideapp.scans.models import Revision, ScanItem
 
 
@@ -19,7 +20,8 @@ def _citation_dict(link: ClaimCitation) -> dict:
         "verdict": link.verdict or None,
         "score": link.score,
         "evidence": link.evidence,
-        "reason": link.reason or None,
+        "reason": reason_words(link.reasons, link.reason) or None,
+        "reasons": list(link.reasons or []),
     }
 
 
@@ -52,7 +54,8 @@ def _claim_dict(claim: Claim) -> dict:
         "verdict": claim.verdict or None,
         "score": claim.score,
         "flagged": claim.flagged,
-        "reason": claim.verify_reason or None,
+        "reason": reason_words(claim.reasons, claim.verify_reason) or None,
+        "reasons": list(claim.reasons or []),
         "evidence": claim.evidence,
         "suggestions": [_suggestion_dict(s) for s in claim.suggestions.all()],
     }

@@ -10,8 +10,7 @@ from sideapp.claims import search
 from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
 from sideapp.scans.models import Article
 from sideapp.sources.lists import BUCKETS, unreadable_q
-from verifier_core.verification import Verdict
-from verifier_core.verification.language.quantities import FIGURE_REASON
+from verifier_core.verification import ReasonKind, Verdict
 
 SHOWS = {
     "flagged": "Flagged",
@@ -28,7 +27,7 @@ SORTS = {"score": "weakest support first", "relevance": "best match (searching)"
          "newest": "newest scan"}
 PAGE_SIZE = 50
 # What a row of the list shows; the rest (context, evidence, parts) stays in the table.
-LIST_FIELDS = ("text", "section", "needs_citation", "checkable", "verdict", "score", "verify_reason", "tagged_revision",
+LIST_FIELDS = ("text", "section", "needs_citation", "checkable", "verdict", "score", "verify_reason", "reasons", "tagged_revision",
                "article__title", "article__wiki__name", "article__wiki__api_url")
 
 
@@ -154,7 +153,7 @@ def overruled_reasons() -> list[Overruled]:
     ..., not ...") on any current claim, and the other flags. The share overruled is the
     false alarms editors found; `export_judgements --from editors` writes them out."""
     claims = current_claims().filter(checkable=True).annotate(
-        figure=Exists(ClaimCitation.objects.filter(claim=OuterRef("pk"), reason__startswith=FIGURE_REASON)),
+        figure=Exists(ClaimCitation.objects.filter(claim=OuterRef("pk"), reasons__contains=[{"kind": ReasonKind.FIGURE}])),
         overruled=Exists(ClaimReview.objects.filter(ClaimReview.SAYS_SUPPORTED, suggestion=None,
                                                     claim=OuterRef("pk"))))
     counts = {figure: (given, overruled) for figure, given, overruled in (

@@ -8,14 +8,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from sideapp.claims.combine import Cited, citation_name, reason_with_citations, speaking_for, stronger_alone
+from sideapp.claims import reasons as said
+from sideapp.claims.combine import Cited, citation_name, reasons_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.sources.models import Source
-from sideapp.sources.reading import citation_readings, claim_copies_wanted, copy_notes
-from verifier_core.verification import ClaimInput, Evidence, SourceVerdict, Verdict, get_verifier
+from sideapp.sources.reading import citation_readings, claim_copies_wanted
+from verifier_core.verification import ClaimInput, Evidence, ReasonKind, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.judgement.reasons import RULES
 from verifier_core.verification.judgement.verdicts import HIGH
-from verifier_core.verification.language.quantities import FIGURE_REASON
 
 
 def verifier():
@@ -43,11 +43,15 @@ class _Judged:
     verdict: str
     score: float | None
     evidence: dict | None
-    reason: str
+    reasons: list[dict]  # verifier_core Reasons as JSON (sideapp.claims.reasons)
     confidence: str = ""
     parts: list = field(default_factory=list)
     page_state: str = ""  # what became of the cited page (ClaimCitation.page_state)
     copy: dict | None = None  # which copy was read (ClaimCitation.copy)
+
+    @property
+    def reason(self) -> str:
+        return said.reason_words(self.reasons)
 
 
 def claim_verify(*, claim: Claim) -> Claim:
@@ -55,7 +59,7 @@ def claim_verify(*, claim: Claim) -> Claim:
     A claim that is not checkable on its own gets no verdict, only the reason in words."""
     links = list(claim.claim_citations.select_related("citation__source__document"))
     if not claim.checkable:
-        _store(claim, links, {link.pk: _Judged("", None, None, NOT_CHECKABLE) for link in links}, None)
+        _store(claim, links, {link.pk: _Judged("", None, None, said.note(NOT_CHECKABLE)) for link in links}, None)
         return claim
     judged, texts = {}, []
     # The live page, or the archived copy as it was cited, or both (sideapp.sources.reading).
@@ -63,7 +67,7 @@ def claim_verify(*, claim: Claim) -> Claim:
     for link in links:
         reading = readings[link.pk]
         if reading.unavailable:
-            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reading.unavailable, HIGH,
+            judged[link.pk] = _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, said.note(reading.unavailable), HIGH,
                                       page_state=reading.state.kind if reading.state else "")
         else:
             texts.extend((link, kind, text) for kind, text in reading.texts())
@@ -112,26 +116,27 @@ def _from_reading(reading, verdicts: dict) -> _Judged:
     """The citation's verdict from the text it was read in, saying which copy that was."""
     _kind, one, note, copy = reading.choose(verdicts)
     judged = _from_source(one)
-    reason = "; ".join(r for r in (judged.reason, note) if r)
-    return replace(judged, reason=reason, page_state=reading.state.kind if reading.state else "", copy=copy)
+    return replace(judged, reasons=judged.reasons + said.note(note, ReasonKind.COPY),
+                   page_state=reading.state.kind if reading.state else "", copy=copy)
 
 
 def _from_source(one: SourceVerdict) -> _Judged:
-    return _Judged(one.verdict, one.score, evidence_json(one.evidence), one.reason or "", one.confidence,
+    reasons = said.as_json(one.reasons) or said.note(one.reason or "")
+    return _Judged(one.verdict, one.score, evidence_json(one.evidence), reasons, one.confidence,
                    [p.to_json() for p in one.parts])
 
 
 def _claim_outcome(claim: Claim, links, judged, result) -> _Judged:
     if not claim.checkable:
-        return _Judged("", None, None, NOT_CHECKABLE)
+        return _Judged("", None, None, said.note(NOT_CHECKABLE))
     if claim.needs_citation or not links:
-        return _Judged("", None, None, "needs a source: the claim has no citation")
+        return _Judged("", None, None, said.note("needs a source: the claim has no citation"))
     if result is None:
-        reasons = "; ".join(dict.fromkeys(j.reason for j in judged.values()))
+        reasons = list({str(r): r for j in judged.values() for r in j.reasons}.values())
         return _Judged(Verdict.SOURCE_UNAVAILABLE, None, None, reasons, HIGH)
     evidence = evidence_json(result.evidence[0]) if result.evidence else None
-    return _Judged(result.verdict, result.score, evidence, result.reason or "", result.confidence,
-                   [p.to_json() for p in result.parts])
+    return _Judged(result.verdict, result.score, evidence, said.as_json(result.reasons) or said.note(result.reason or ""),
+                   result.confidence, [p.to_json() for p in result.parts])
 
 
 def _with_citations(outcome: _Judged, links, judged) -> _Judged:
@@ -141,7 +146,7 @@ def _with_citations(outcome: _Judged, links, judged) -> _Judged:
         return outcome
     cited = [(judged[link.pk], Cited(citation_name(link.citation), judged[link.pk].verdict,
                                      judged[link.pk].confidence, judged[link.pk].score,
-                                     contradicts=judged[link.pk].reason.startswith(FIGURE_REASON))) for link in links]
+                                     contradicts=said.contradicts(judged[link.pk].reasons))) for link in links]
     best = stronger_alone(outcome.verdict, [c for _, c in cited])
     if best is not None:  # the claim takes that citation's verdict
         own = next(j for j, c in cited if c is best)
@@ -149,24 +154,34 @@ def _with_citations(outcome: _Judged, links, judged) -> _Judged:
     speaker = speaking_for(outcome.verdict, [c for _, c in cited]) if len(cited) > 1 else None
     if speaker is not None:  # its evidence and words are those of a source that carries it
         own = next(j for j, c in cited if c is speaker)
-        outcome = replace(outcome, evidence=own.evidence, reason=own.reason, parts=own.parts)
-    return replace(outcome, reason=reason_with_citations(outcome.reason, outcome.verdict, [c for _, c in cited], speaker))
+        outcome = replace(outcome, evidence=own.evidence, reasons=own.reasons, parts=own.parts)
+    return replace(outcome, reasons=reasons_with_citations(outcome.reasons, outcome.verdict, [c for _, c in cited],
+                                                           speaker))
+
+
+def _with_copies(reasons: list[dict], citations: list[list[dict]]) -> list[dict]:
+    """The claim's reasons, with its citations' notes on which archived copy they read."""
+    kept = {(r.get("kind"), r.get("text")) for r in reasons}
+    notes = [r for rs in citations for r in rs if r.get("kind") == ReasonKind.COPY]
+    return reasons + list({r["text"]: r for r in notes if (r["kind"], r["text"]) not in kept}.values())
 
 
 def _store(claim: Claim, links, judged, result) -> None:
     outcome = _with_citations(_claim_outcome(claim, links, judged, result), links, judged)
-    outcome = replace(outcome, reason=copy_notes(outcome.reason, [judged[link.pk].reason for link in links]))
+    outcome = replace(outcome, reasons=_with_copies(outcome.reasons, [judged[link.pk].reasons for link in links]))
     flagged, needs_look = Claim.flag_rule(verdict=outcome.verdict, confidence=outcome.confidence,
                                           needs_citation=claim.needs_citation or not links,
-                                          checkable=claim.checkable, tagged=claim.tagged_revision is not None)
+                                          checkable=claim.checkable, tagged=claim.tagged_revision is not None,
+                                          hint=said.hinted(outcome.reasons))
     with transaction.atomic():
         for link in links:
             j = judged[link.pk]
             ClaimCitation.objects.filter(pk=link.pk).update(
-                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000],
+                verdict=j.verdict, score=j.score, evidence=j.evidence, reason=j.reason[:2000], reasons=j.reasons,
                 confidence=j.confidence, parts=j.parts, page_state=j.page_state, copy=j.copy)
         Claim.objects.filter(pk=claim.pk).update(
-            verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], verdict=outcome.verdict,
+            verify_state=Claim.State.DONE, verify_reason=outcome.reason[:2000], reasons=outcome.reasons,
+            verdict=outcome.verdict,
             score=outcome.score, evidence=outcome.evidence, flagged=flagged, verified_at=timezone.now(),
             confidence=outcome.confidence, parts=outcome.parts, needs_look=needs_look,
             method=f"{result.model_version} {RULES}" if result else "",

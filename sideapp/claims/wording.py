@@ -8,15 +8,17 @@ from dataclasses import dataclass
 from sideapp.claims.places import cited_fields, current_places
 from sideapp.claims.models import Claim, ClaimCitation, ClaimReview
 from sideapp.claims.offers import ClaimOffers, claim_offers
+from sideapp.claims.reasons import reason_words
 from sideapp.claims.selectors import evidence_parts
 from sideapp.scans.wikis import saving_off_reason
 from verifier_core.verification import Verdict
 
 
-def verdict_reason(verdict: str, reason: str = "") -> str:
-    """The one-line reason shown under a verdict: the verifier's own when it gave one."""
+def verdict_reason(verdict: str, reason: str = "", reasons: list | None = None) -> str:
+    """The one-line reason shown under a verdict: the verifier's own when it gave one, put in
+    words from its data (`reasons`; the stored words for rows judged before they were kept)."""
     known = Verdict.of(verdict)
-    return reason.strip() or (known.default_reason if known else "")
+    return reason_words(reasons, reason).strip() or (known.default_reason if known else "")
 
 
 def verdict_words(claim: Claim) -> str:
@@ -47,7 +49,7 @@ def cited_words(link: ClaimCitation, place: dict | None = None) -> dict:
     return {"title": cited["title"] or cited["url"] or citation.raw[:120], "url": cited["url"] or cited["archive_url"],
             "verdict": link.verdict, "confidence": link.confidence,
             "verdict_words": Verdict.words(link.verdict) if link.verdict else "not checked yet",
-            "reason": verdict_reason(link.verdict, link.reason) if link.verdict else link.reason,
+            "reason": verdict_reason(link.verdict, link.reason, link.reasons) if link.verdict else link.reason,
             "quote": quote_of(link.evidence)}
 
 
@@ -82,11 +84,11 @@ def claim_page(claim: Claim, user) -> dict:
     return {
         "claim": claim,
         "state": verdict_words(claim),
-        "reason": verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else claim.verify_reason,
+        "reason": verdict_reason(claim.verdict, claim.verify_reason, claim.reasons) if claim.verdict else claim.verify_reason,
         "evidence": _evidence(claim.verdict, own),
         "citations": [{"link": link, "citation": link.citation, "source": link.citation.source,
                        "cited": cited_fields(link.citation, places.get(link.citation_id)),
-                       "reason": verdict_reason(link.verdict, link.reason) if link.verdict else "",
+                       "reason": verdict_reason(link.verdict, link.reason, link.reasons) if link.verdict else "",
                        "evidence": _evidence(link.verdict, link.evidence)} for link in links],
         # Pages that support the claim first; those that do not after them, under their own
         # heading; the ones this editor dismissed last, folded: what is still to judge comes first.

@@ -128,14 +128,3 @@ def claim_copies_wanted(*, claim, links, readings: dict[int, Reading], verdicts:
             "support the claim and may have changed since it was cited")
     return bool(wanted)
 
-
-def copy_notes(reason: str, citation_reasons: list[str]) -> str:
-    """The claim's reason, with the citations' notes on which archived copy they read."""
-    notes = [note for note in (_note(r) for r in citation_reasons) if note and note not in reason]
-    return "; ".join(p for p in [reason, *dict.fromkeys(notes)] if p)
-
-
-def _note(reason: str) -> str:
-    """The note `choose` ended a citation's reason with (from its first marker on)."""
-    starts = [i for i in (reason.find(m) for m in ("read in ", AS_CITED, "the copy as cited")) if i >= 0]
-    return reason[min(starts):] if starts else ""

@@ -27,7 +27,7 @@ def claim_reason(claim) -> str:
         return "its words alone make no statement a source could support"
     if claim.needs_citation:
         return "the claim has no citation"
-    return verdict_reason(claim.verdict, claim.verify_reason) if claim.verdict else ""
+    return verdict_reason(claim.verdict, claim.verify_reason, claim.reasons) if claim.verdict else ""
 
 
 @register.simple_tag

@@ -24,7 +24,7 @@ from verifier_core.verification.evidence.quote import select_evidence
 from verifier_core.verification.judgement.calibration import VerdictHead
 from verifier_core.verification.judgement.features import content_words, word_support_from_pieces
 from verifier_core.verification.judgement.judge import Judgement, judge
-from verifier_core.verification.judgement.reasons import is_generic_page
+from verifier_core.verification.judgement.reasons import is_generic_page, words
 from verifier_core.verification.judgement.verdicts import HIGH
 from verifier_core.verification.model import fallback
 from verifier_core.verification.model.cache import ScoreCache, cache_key
@@ -32,7 +32,10 @@ from verifier_core.verification.types import (
     UNAVAILABLE,
     ClaimInput,
     ClaimVerdict,
+    Evidence,
     PassageScore,
+    Reason,
+    ReasonKind,
     SourceVerdict,
     Verdict,
     VerifierModelError,
@@ -79,7 +82,7 @@ class Verifier:
         self.top_k = int(config.get("top_k", 4))
         self.max_length = int(config.get("max_length", 192))
         self.max_words = int(config.get("passage_words", 64))
-        self.cache = cache or ScoreCache()
+        self.cache = cache if cache is not None else ScoreCache()  # an empty one is falsy (len 0)
 
     @classmethod
     def load(cls, model_dir: Path | None = None, *, cache: ScoreCache | None = None, quantize: bool | None = None) -> "Verifier":
@@ -133,7 +136,8 @@ class Verifier:
         texts = [as_text(s) for s in sources]
         if problem:
             unavailable = [self._unavailable(problem) for _ in texts]
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem, confidence=HIGH)
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, unavailable, reason=problem,
+                                confidence=HIGH, reasons=[Reason(ReasonKind.NOTE, text=problem)])
         metas = list(metas or []) + [None] * (len(texts) - len(metas or []))
         prepared = [self._guarded(self._prepare, claim, t, m) for t, m in zip(texts, metas)]
         verdicts = [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p, g)
@@ -141,7 +145,8 @@ class Verifier:
         usable = [p for p, v in zip(prepared, verdicts) if isinstance(p, PreparedSource) and v.verdict != UNAVAILABLE]
         if not usable:
             reason = "; ".join(sorted({v.reason for v in verdicts if v.reason})) or "no sources"
-            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason, confidence=HIGH)
+            return ClaimVerdict(0.0, UNAVAILABLE, self.method, self.model_version, verdicts, reason=reason,
+                                confidence=HIGH, reasons=[Reason(ReasonKind.NOTE, text=reason)])
         # The best-supporting source's evidence first: the claim's quote is its line.
         ranked = sorted((v for v in verdicts if v.evidence), key=lambda v: -v.score)
         evidence = [v.evidence for v in ranked if v.verdict != Verdict.NOT_SUPPORTED]
@@ -149,9 +154,10 @@ class Verifier:
             best = max((v for v in verdicts if v.evidence), key=lambda v: v.score, default=None)
             evidence = [best.evidence] if best else []
         all_generic = all(g for g, v in zip(generic, verdicts) if v.verdict != UNAVAILABLE)
-        j = self._judge(claim, usable, all_generic, evidence[0].sentences[0] if evidence and evidence[0].sentences else None)
+        j = self._judge(claim, usable, all_generic, evidence[0] if evidence else None)
+        reasons = self._with_note(j.reasons)
         return ClaimVerdict(j.score, j.verdict, self.method, self.model_version, verdicts, evidence,
-                            reason=self._with_note(j.reason), confidence=j.confidence, parts=j.parts)
+                            reason=words(reasons), confidence=j.confidence, parts=j.parts, reasons=reasons)
 
     def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
         """Candidates (retrieved passages or pages) best first, with scores on the same
@@ -238,10 +244,13 @@ class Verifier:
                 self.cache.put(k, values[k])
         return [values[k] for k in keys]
 
-    def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, sentence: str | None) -> Judgement:
-        """Score, verdict, confidence, parts and reason from one or several sources."""
+    def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, evidence: Evidence | None) -> Judgement:
+        """Score, verdict, confidence, parts and reasons from one or several sources; `evidence`'s
+        first sentence is the line quoted as saying it."""
+        sentence = evidence.sentences[0] if evidence and evidence.sentences else None
+        at = evidence.sentence_spans[0] if sentence and evidence.sentence_spans else None
         return judge(claim.text, [p.analysis for p in prepared], head=self.head if self.model is not None else None,
-                     word_model=self.word_model, generic=generic, evidence_sentence=sentence,
+                     word_model=self.word_model, generic=generic, evidence_sentence=sentence, evidence_at=at,
                      read=(lambda pairs: self.read_pairs(claim.title, pairs)) if self.model is not None else None)
 
     def read_pairs(self, title: str, pairs: list[tuple[str, str]]) -> list[float]:
@@ -262,7 +271,7 @@ class Verifier:
         ]
         order = [prepared.selected[n] for n in ranked]
         evidence = select_evidence(text, claim.text, prepared.body, prepared.passages, order, prepared.title)
-        j = self._judge(claim, [prepared], generic, evidence.sentences[0] if evidence and evidence.sentences else None)
+        j = self._judge(claim, [prepared], generic, evidence)
         if j.figures_at:  # a contradicted figure: quote the line giving the source's own
             evidence = select_evidence(text, claim.text, prepared.body, prepared.passages, order, prepared.title,
                                        j.figures_at) or evidence
@@ -271,7 +280,8 @@ class Verifier:
             verdict=j.verdict,
             method=self.method,
             model_version=self.model_version,
-            reason=self._with_note(j.reason),
+            reason=words(self._with_note(j.reasons)),
+            reasons=self._with_note(j.reasons),
             evidence=evidence,
             passage_scores=passage_scores,
             probabilities=j.probabilities,
@@ -282,12 +292,11 @@ class Verifier:
 
     def _unavailable(self, reason: str) -> SourceVerdict:
         # Nothing to weigh: an unreadable source is a certain verdict, not a guess.
-        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason, confidence=HIGH)
+        return SourceVerdict(0.0, UNAVAILABLE, self.method, self.model_version, reason=reason, confidence=HIGH,
+                             reasons=[Reason(ReasonKind.NOTE, text=reason)])
 
-    def _with_note(self, reason: str) -> str:
-        if self.model is None:
-            return f"{reason} (no trained verifier checkpoint: scored by bi-encoder similarity, the fallback)"
-        return reason
+    def _with_note(self, reasons: list[Reason]) -> list[Reason]:
+        return [*reasons, Reason(ReasonKind.FALLBACK)] if self.model is None else list(reasons)
 
 
 def _quantize(model):

@@ -123,10 +123,12 @@ class SourceVerdict:
     features: dict[str, float] = field(default_factory=dict)  # what the verdict head saw
     confidence: str = "low"  # "high" | "low" (verdicts.Thresholds.decide); low = needs a look
     parts: list[PartVerdict] = field(default_factory=list)
+    reasons: list["Reason"] = field(default_factory=list)  # `reason` as data (judgement/reasons.py words it)
 
     def to_dict(self) -> dict:
         data = asdict(self)
         data["evidence"] = self.evidence.to_json() if self.evidence else None
+        data["reasons"] = [r.to_json() for r in self.reasons]
         return data
 
 
@@ -143,6 +145,58 @@ class ClaimVerdict:
     reason: str | None = None
     confidence: str = "low"
     parts: list[PartVerdict] = field(default_factory=list)
+    reasons: list["Reason"] = field(default_factory=list)
+
+class ReasonKind(StrEnum):
+    """What a reason says. Its words are judgement/reasons.py's, rendered only for display."""
+
+    FIGURE = "figure"  # the page contradicts the claim's figure: "the source gives ..., not ..."
+    FIGURE_HINT = "figure_hint"  # the page gives another figure, perhaps of another thing: check
+    ABSENT = "absent"  # no passage mentions these terms (in any form)
+    PARTIAL = "partial"  # the source backs part of the claim; `part`: its weakest part, if named
+    UNSURE = "unsure"  # partial, nothing to point at; `sentence`: the closest line
+    NO_STATEMENT = "no_statement"  # the claim's words are there, no passage says it
+    QUOTE = "quote"  # supported: `sentence` says it
+    SUPPORTED = "supported"  # supported, no line to quote
+    OFF_TOPIC = "off_topic"  # the source holds few of the claim's words
+    GENERIC_PAGE = "generic_page"  # a site's front page cited for a fact
+    FALLBACK = "fallback"  # scored without a trained checkpoint
+    NOTE = "note"  # words given as they are: why a source is unavailable, what the app adds
+    COPY = "copy"  # which copy of the page was read (the app's words: "read in the archived copy ...")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One statement of a verdict's reason, as data: its kind, the claim part it is about, the
+    terms or figures, and the page sentence it rests on with its offsets into the source text.
+    `source`: the cited page's name when the statement speaks for one of several."""
+
+    kind: str
+    part: str = ""
+    terms: tuple[str, ...] = ()
+    claimed: str = ""  # the claim's figure, as the claim writes it
+    given: str = ""  # the page's figure, as the page writes it
+    thing: str = ""  # what the figures are of, in words ("the year the line reopened")
+    sentence: str = ""
+    start: int = -1
+    end: int = -1
+    text: str = ""  # NOTE only
+    source: str = ""
+
+    def to_json(self) -> dict:
+        data = {k: v for k, v in asdict(self).items() if v not in ("", (), [], -1)}
+        data["kind"] = str(self.kind)
+        if self.terms:
+            data["terms"] = list(self.terms)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Reason":
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "terms" in known:
+            known["terms"] = tuple(known["terms"])
+        return cls(**known)
+
 
 # The verdict head's classes, in the order of its probability columns.
 LABELS = (Verdict.SUPPORTED.value, Verdict.PARTIALLY_SUPPORTED.value, Verdict.NOT_SUPPORTED.value)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from sideapp.claims.reasons import reason_words
 from verifier_core.progress import Progress
 from verifier_core.verification.judgement.verdicts import HIGH, LOW
 from verifier_core.verification.types import Verdict
@@ -83,8 +84,9 @@ class Command(BaseCommand):
             print(f"line {number}: verification failed: {exc!r}", file=sys.stderr)
             return _row(item.get("id"), 0.0, UNAVAILABLE, None, explain, reason=f"verification failed: {exc}", confidence=HIGH)
         evidence = verdict.evidence.to_json() if verdict.evidence else None
-        return _row(item.get("id"), verdict.score, verdict.verdict, evidence, explain, verdict.method, verdict.reason,
-                    verdict.model_version, verdict.confidence, [p.to_json() for p in verdict.parts])
+        return _row(item.get("id"), verdict.score, verdict.verdict, evidence, explain, verdict.method,
+                    reason_words(verdict.reasons, verdict.reason), verdict.model_version, verdict.confidence,
+                    [p.to_json() for p in verdict.parts], [r.to_json() for r in verdict.reasons])
 
 
 def _str(value) -> str:
@@ -102,11 +104,14 @@ def _count_lines(path: Path) -> int:
         return sum(1 for line in handle if line.strip())
 
 
-def _row(id_, score, verdict, evidence, explain, method=None, reason=None, version=None, confidence=LOW, parts=()) -> dict:
+def _row(id_, score, verdict, evidence, explain, method=None, reason=None, version=None, confidence=LOW, parts=(),
+         reasons=None) -> dict:
     """One output line: the DESIGN.md contract (id, score, verdict, evidence), extended with
-    the verdict's confidence ("low" = needs a look), its reason in words and its parts."""
+    the verdict's confidence ("low" = needs a look), its reason in words (rendered from
+    `reasons`, the same as data) and its parts."""
+    reasons = reasons if reasons is not None else ([{"kind": "note", "text": reason}] if reason else [])
     row = {"id": id_, "score": round(float(score), 6), "verdict": str(verdict), "confidence": confidence,
-           "reason": reason, "parts": list(parts), "evidence": evidence}
+           "reason": reason, "reasons": reasons, "parts": list(parts), "evidence": evidence}
     if explain:
         row.update({"method": method, "model_version": version})
     return row

@@ -17,12 +17,13 @@ import numpy as np
 from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
 from verifier_core.verification.judgement.calibration import VerdictHead
 from verifier_core.verification.judgement.features import FEATURE_NAMES, ClaimAnalysis, SourceAnalysis, analyse_claim
-from verifier_core.verification.judgement.figure_reading import Reader, read_mismatches
-from verifier_core.verification.judgement.reasons import GENERIC_PAGE, verdict_reason
+from verifier_core.verification.judgement.checks import PageCheck, check, checked
+from verifier_core.verification.judgement.figure_reading import Reader, Reading, read_figures, sentence_at
+from verifier_core.verification.judgement.reasons import verdict_reasons, words
 from verifier_core.verification.judgement.verdicts import HIGH, LOW
 from verifier_core.verification.language.mentions import unmentioned
 from verifier_core.verification.model import fallback
-from verifier_core.verification.types import LABELS, PartVerdict, Verdict
+from verifier_core.verification.types import LABELS, PartVerdict, Reason, ReasonKind, Verdict
 
 # Part verdicts: cuts on a part's mean word probability (the word model is balanced, so
 # one half is its own even odds). PART_FLOOR: below it the weakest part keeps a claim
@@ -33,7 +34,6 @@ PART_FLOOR = 0.0
 # else: not_supported with high confidence. On WiCE `dev` 5 claims fall below it, all not
 # supported (precision 1.0, recall 0.12); the verdict head alone never reaches 0.8 there.
 OFF_TOPIC = 0.2
-OFF_TOPIC_REASON = "the source does not discuss the claim: it holds few of the claim's words"
 # A claim whose figure the source states otherwise scores at most this share of the
 # supported cut (half of 0.767 for the shipped head): a failure by its score as well.
 CONTRADICTED_SHARE = 0.5
@@ -58,11 +58,15 @@ class Judgement:
     score: float
     verdict: Verdict
     confidence: str
-    reason: str
+    reasons: list[Reason]
     parts: list[PartVerdict] = field(default_factory=list)
     probabilities: dict[str, float] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)
     figures_at: list[int] = field(default_factory=list)  # where the source's contradicting figures are
+
+    @property
+    def reason(self) -> str:
+        return words(self.reasons)
 
 
 def head_columns(head: VerdictHead, features: np.ndarray) -> np.ndarray:
@@ -72,14 +76,17 @@ def head_columns(head: VerdictHead, features: np.ndarray) -> np.ndarray:
 
 
 def judge(claim: str, analyses: list[SourceAnalysis], *, head: VerdictHead | None, word_model: WordModel = UNTRAINED,
-          generic: bool = False, evidence_sentence: str | None = None, read: Reader | None = None) -> Judgement:
-    """`read` (the cross-encoder, where there is one) must read each contradicted figure as
-    the source's own for the claim's thing before it is said (figure_reading.py). The head's
-    `num_mismatch` feature stays the figure rules' alone, as it was fitted."""
+          generic: bool = False, evidence_sentence: str | None = None, evidence_at: tuple[int, int] | None = None,
+          read: Reader | None = None) -> Judgement:
+    """`read` (the cross-encoder, where there is one) reads each figure the rules find against
+    the source's sentence (figure_reading.py): the page contradicts the claim (not supported,
+    high confidence) or gives another figure that may be of another thing (a hint to check).
+    Without it the rules' figures are hints. The head's `num_mismatch` feature stays the figure
+    rules' alone, as it was fitted. Every reason is checked against the page (checks.py)."""
     found = analyse_claim(claim, analyses, word_model)
-    if read is not None and found.mismatches:
-        owner = {id(q): a.text for a in analyses for q in a.quantities if a.text}
-        found.mismatches = read_mismatches(claim, found.mismatches, lambda q: owner.get(id(q)), read)
+    at = PageCheck.of(claim, analyses)
+    figures = _figures(claim, found, analyses, read, at)
+    found.mismatches = [m for m, r in figures if r.kind == ReasonKind.FIGURE]
     if head is None:  # no checkpoint: cosine similarity, never a confident verdict
         score = float(np.clip(max((p for a in analyses for p in a.pair_probs), default=0.0), 0.0, 1.0))
         verdict, confidence = fallback.THRESHOLDS.decide(score)
@@ -97,19 +104,54 @@ def judge(claim: str, analyses: list[SourceAnalysis], *, head: VerdictHead | Non
     parts = part_verdicts(found)
     weakest = min(parts, key=lambda part: part.score) if len(parts) > 1 else None
     verdict, confidence, score = _ruled(verdict, confidence, score, found, parts, probs, head)
-    if generic and verdict == Verdict.SUPPORTED:
+    hinted = any(r.kind == ReasonKind.FIGURE_HINT for _, r in figures)
+    if (generic or hinted) and verdict == Verdict.SUPPORTED:
         confidence = LOW
-    reason = verdict_reason(
-        verdict=verdict, claim=claim, absent=_unmentioned(claim, analyses),
-        mismatch_reasons=[m.reason for m in found.mismatches],
-        weakest_part=weakest.text if weakest and weakest.verdict != Verdict.SUPPORTED else None,
-        evidence_sentence=evidence_sentence)
-    if off_topic:
-        reason = f"{OFF_TOPIC_REASON}; {reason}"
-    if generic:
-        reason = f"{GENERIC_PAGE}; {reason}"
-    return Judgement(score, verdict, confidence, reason, parts, probs, named,
+    reasons = _reasons(claim, analyses, at, verdict, [r for _, r in figures],
+                       weakest.text if weakest and weakest.verdict != Verdict.SUPPORTED else None,
+                       Reason(ReasonKind.QUOTE, sentence=" ".join((evidence_sentence or "").split()),
+                              start=evidence_at[0] if evidence_at else -1, end=evidence_at[1] if evidence_at else -1))
+    reasons = [Reason(ReasonKind.GENERIC_PAGE)] * bool(generic) + [Reason(ReasonKind.OFF_TOPIC)] * bool(off_topic) + reasons
+    return Judgement(score, verdict, confidence, reasons, parts, probs, named,
                      [m.source_start for m in found.mismatches if m.source_start >= 0])
+
+
+def _reasons(claim: str, analyses, at: PageCheck, verdict: Verdict, figures: list[Reason], weakest: str | None,
+             quote: Reason) -> list[Reason]:
+    """The verdict's reasons, each statement checked against the page before it is built on
+    (a term the page holds in some form is not said to be absent) and the whole once more."""
+    absent = check(Reason(ReasonKind.ABSENT, terms=tuple(_unmentioned(claim, analyses))), at)
+    part = check(Reason(ReasonKind.PARTIAL, part=weakest), at) if weakest else None
+    line = check(quote, at) if quote.sentence else None
+    reasons = checked(verdict_reasons(verdict=verdict, absent=list(absent.terms) if absent else [], figures=figures,
+                                      weakest_part=part.part if part else None,
+                                      evidence_sentence=line.sentence if line else None), at)
+    if line is not None:  # the quote keeps where it is on the page
+        reasons = [line if r.kind == ReasonKind.QUOTE else r for r in reasons]
+    return reasons or verdict_reasons(verdict=verdict, absent=[], figures=[], weakest_part=None, evidence_sentence=None)
+
+
+def _figures(claim: str, found: ClaimAnalysis, analyses: list[SourceAnalysis], read: Reader | None,
+             at: PageCheck) -> list[tuple]:
+    """Each figure the page gives otherwise, as the verifier reads it, with its reason (a
+    contradiction or a hint), checked against the page: [(mismatch, reason)]."""
+    if not found.mismatches:
+        return []
+    owner = {id(q): a.text for a in analyses for q in a.quantities if a.text}
+    if read is not None:
+        readings = read_figures(claim, found.mismatches, lambda q: owner.get(id(q)), read)
+    else:
+        readings = [Reading(m) for m in found.mismatches]
+    out = []
+    for r in readings:
+        m = r.mismatch
+        text = owner.get(id(m.source)) if m.source is not None else None
+        a, b = sentence_at(text, m.source.start, m.source.end) if text else (-1, -1)
+        reason = check(Reason(ReasonKind.FIGURE if r.contradicts else ReasonKind.FIGURE_HINT, claimed=m.claim.text,
+                              given=m.source_text, thing=m.thing, sentence=text[a:b] if text else "", start=a, end=b), at)
+        if reason is not None:
+            out.append((m, reason))
+    return out
 
 
 def _ruled(verdict, confidence: str, score: float, found: ClaimAnalysis, parts: list[PartVerdict],

@@ -63,7 +63,11 @@ _STOP_NOUNS = {"of", "and", "or", "to", "in", "on", "at", "by", "for", "from", "
                "than", "more", "less", "times", "percent", "was", "were", "is", "are", "had", "has"}
 _PART_OF = re.compile(r"\b(?:including|includes|include|among them|among whom|of whom|of which|of them)\s+$", re.I)
 _PARTITIVE = re.compile(r"\s+of\s+(?:the|her|his|its|their|these|those|our)\s+(?:(?:\d+|%s)\s+)?" % _WORDS, re.I)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence ends at a full stop, but not at a month's ("Dec. 20, 1998" is one date).
+_NOT_AN_END = "".join(rf"(?<!\b{m.capitalize()}\.)" for m in ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+                                                                "sept", "oct", "nov", "dec"))
+_SENTENCE = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+|\n+")
+SENTENCE_BREAK = _SENTENCE  # where the figure rules (and the figure reading) end a sentence
 WINDOW = 8  # content words either side that say what a figure is about
 
 
@@ -159,6 +163,11 @@ def _figures(piece: str) -> list[_Found]:
     singles = [m for m in _NUMBER.finditer(piece) if not any(a < m.end() and m.start() < b for a, b in taken)]
     found += _numbers(piece, singles)
     return sorted(found)
+
+
+def month_number(word: str) -> int:
+    """The month a word names, in full or short ("Dec.", "sept"), or 0."""
+    return _MONTHS.get(word.strip().lower().rstrip("."), 0)
 
 
 def _date(match: re.Match, order: tuple) -> tuple[int, int, int] | None:

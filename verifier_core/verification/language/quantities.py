@@ -21,7 +21,7 @@ from verifier_core.verification.language.lexical import term_spans
 from verifier_core.verification.language.mentions import GENERAL, near_form
 from verifier_core.verification.language.naming import thing_of, thing_words, which_length
 
-__all__ = ["Mismatch", "Quantity", "figures_of_reason", "mismatches", "quantities", "says_less"]
+__all__ = ["Mismatch", "Quantity", "figure_words", "mismatches", "quantities", "says_less"]
 
 MIN_OVERLAP = 2  # shared context words before two figures count as "the same thing"
 PRESENT_MARGIN = 3  # how much closer a rival's wording must be when the claim's figure is there too
@@ -32,7 +32,14 @@ _DIMENSION_WORDS = {"amount": "amount", "length": "length", "mass": "mass", "are
                     "speed": "speed", "time": "duration", "percent": "share", "power": "power"}
 
 
-FIGURE_REASON = "the source gives "  # how every figure reason starts (scripts read the form)
+FIGURE_REASON = "the source gives "  # how every figure reason starts (DESIGN.md's verify_jsonl contract)
+
+
+def figure_words(thing: str, given: str, claimed: str, who: str = "the source") -> str:
+    """A contradicted figure in words: "the source gives the year the line reopened as 1996,
+    not 1994" (the one template; `who` names the page when one of several speaks)."""
+    what = f"{thing} as " if thing else ""
+    return f"{who} gives {what}{given}, not {claimed}"
 
 
 @dataclass(frozen=True)
@@ -47,21 +54,7 @@ class Mismatch:
 
     @property
     def reason(self) -> str:
-        what = f"{self.thing} as " if self.thing else ""
-        return f"{FIGURE_REASON}{what}{self.source_text}, not {self.claim.text}"
-
-
-def figures_of_reason(reason: str) -> tuple[str, str] | None:
-    """(the claim's figure, the source's) as a figure reason (`Mismatch.reason`) writes them,
-    from a stored reason: "the source gives the year the line reopened as 1996, not 1994"
-    gives ("1994", "1996"); of several joined by "; " (`reasons.verdict_reason`), the first.
-    None for any other reason."""
-    reason = reason.split("; ")[0]
-    if not reason.startswith(FIGURE_REASON) or ", not " not in reason:
-        return None
-    head, _, claimed = reason.rpartition(", not ")
-    given = head[len(FIGURE_REASON):].rpartition(" as ")[2]  # the whole of it where no thing is named
-    return (claimed, given) if claimed and given else None
+        return figure_words(self.thing, self.source_text, self.claim.text)
 
 
 def says_less(claimed: str, given: str) -> bool:
