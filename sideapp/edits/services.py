@@ -154,7 +154,8 @@ def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChan
         return rescue_change(wikitext, target=here.target(offer.link), link=offer.link, today=today)
     if offer.action == CORRECT:  # the claim's figure, as its failing source gives it
         claimed, given = offer.figures
-        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given)
+        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given,
+                              claim=here.claim)  # located from its own span, not by punctuation
     suggestion = offer.suggestion
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,
