@@ -1,0 +1,57 @@
+"""Issue 41, against the real test MediaWiki: a figure after a sentence that ends in
+`.{{sfn|...}}` is corrected in its own sentence (here in its `{{convert}}` parameter), and
+the sentence before, which gives the same figure, is untouched, as the wiki saved it."""
+from __future__ import annotations
+
+import uuid
+
+from django.test import TestCase, override_settings
+from django.urls import reverse
+
+from sideapp.edits.models import AuditEntry
+from sideapp.models import Claim, ClaimCitation
+from tests.edits_support import judged_not_supported
+from tests.users import PASSWORD, cast
+from tests.wiki_support import OnSharedWikiWithBot, scan_titles
+
+OLD_PIER = "The old Side test pier was 41 m long.{{sfn|Hale|2009|p=12}}"
+NEW_PIER = " The new pier is {{convert|41|m}} long.<ref>{{cite web |url=http://127.0.0.1:9/pier |title=Pier}}</ref>"
+PAGE = (OLD_PIER + NEW_PIER + " Its café opened in 1931.<ref>{{cite web |url=http://127.0.0.1:9/cafe |title=Café}}</ref>"
+        "\n\n== Bibliography ==\n* {{cite book |last=Hale |year=2009 |title=Piers of the coast}}\n\n"
+        "== References ==\n<references />\n")
+FIGURE = {"kind": "figure", "claimed": "41 m", "given": "45 m", "thing": "the length of the new pier"}
+
+
+class CorrectionInItsOwnSentenceOnTheWikiTests(OnSharedWikiWithBot, TestCase):
+    def setUp(self):
+        self.users = cast()
+        self.client.login(username=self.users["editor"].username, password=PASSWORD)
+        self.title = f"Side pier test {uuid.uuid4().hex[:8]}"
+        self.server.edit(self.title, PAGE)
+        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=self.bot_user,
+                                     SIDE_WIKI_PASSWORD=self.bot_password, SIDE_WIKI_RETRIES=2,
+                                     SIDE_WIKI_BACKOFF=0.1)
+        settings.enable()
+        self.addCleanup(settings.disable)
+        scan_titles(self.server, self.title)
+
+    def wiki_text(self) -> str:
+        return self.server.admin_site.pages[self.title].text(cache=False)
+
+    def test_a_figure_after_an_sfn_sentence_is_corrected_in_its_own_sentence_and_the_one_before_is_untouched(self):
+        claim = judged_not_supported(Claim.objects.get(article__title=self.title, text__startswith="The new pier"))
+        self.assertEqual(claim.text, "The new pier is 41 m long.")
+        ClaimCitation.objects.filter(claim=claim).update(
+            reasons=[FIGURE], reason="the source gives the length of the new pier as 45 m, not 41 m",
+            evidence={"sentences": ["The new pier is 45 metres long."]})
+        url = reverse("claim_correct", args=[claim.pk])
+        preview = self.client.get(url)
+        self.assertEqual(preview.status_code, 200, preview.content[-2000:])
+        self.assertContains(preview, "{{convert|45|m}}")
+        saved = self.client.post(url, {"confirm": "1", "token": preview.context["proposal"].token})
+        self.assertEqual(saved.status_code, 200, saved.content[-2000:])
+        text = self.wiki_text()
+        self.assertEqual(text.strip(), PAGE.replace("{{convert|41|m}}", "{{convert|45|m}}").strip())
+        self.assertTrue(text.startswith(OLD_PIER + " The new pier is {{convert|45|m}} long."))
+        entry = AuditEntry.objects.get()
+        self.assertEqual((entry.action, entry.status), ("correct", "saved"))
