@@ -109,7 +109,7 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
     offer = offered or _offered(claim, mode, suggestion)
     day = today or timezone.localdate()
     return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
-                       change_of=lambda here: _change(here, offer, day),
+                       change_of=lambda here: offer_change(here, offer, day),
                        suggestion=offer.suggestion if mode != TAG else None, link=offer.link)
 
 
@@ -146,7 +146,8 @@ def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.O
     return offer
 
 
-def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+def offer_change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+    """The change `offer` stands for, at its citation in `here` (also propose_edit's, offered or not)."""
     wikitext = here.wikitext
     if offer.action == TAG:
         return tag_failed_verification(wikitext, target=here.target(offer.link), when=today)
