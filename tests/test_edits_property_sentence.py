@@ -26,7 +26,7 @@ WORDS = ("quay", "café", "Ålesund", "Zürich", "harbour", "lighthouse", "Łód
 ENDS = (".", ".)", ".\"", "!")
 AFTER = ("", "{{sfn|Hale|2009|p=3}}", "{{sfn|Hale|2009|pp=4–5}}", "<ref>[https://s.example/a Á page]</ref>",
          "<ref name=\"n\">{{cite web |url=https://n.example/ |title=Ñame}}</ref>", "{{efn|A note.}}",
-         "<!-- checked -->", "{{citation needed|date=May 2020}}")
+         "<!-- checked -->", "{{citation needed|date=May 2020}}", "<!-- a -->{{sfn|Hale|2009|p=6}}<!-- b -->")
 INSIDE = ("", " {{lang|fr|château}}", " [[Quay|the quay]]", " (41 m)", " 41 m", " {{convert|41|m}}", " in 1931",
           " {{circa|1931}}", " ''41 m''")
 

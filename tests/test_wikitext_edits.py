@@ -217,6 +217,13 @@ class CorrectionInItsOwnSentenceTests(TestCase):
         self.assertEqual(PIERS[start:end], " The new pier is {{convert|41|m}} long.")
         self.assertEqual(end, claim.occurrences[0].start)
 
+    def test_the_span_is_in_the_text_as_written_with_its_comments(self):
+        text = "<!-- lead -->" + PIERS.replace("{{sfn|Smith|2000|p=1}}", "<!-- a -->{{sfn|Smith|2000|p=1}}<!-- b -->")
+        claim = claim_for(text, "The new pier")
+        self.assertEqual(text[claim.span[0]:claim.span[1]], "<!-- b --> The new pier is {{convert|41|m}} long.")
+        change = correct_figure(text, target=target_for(text, "The new pier"), claimed="41 m", given="45 m")
+        self.assertEqual(change.new, text.replace("{{convert|41|m}}", "{{convert|45|m}}"))
+
     def test_without_a_span_the_sentence_is_found_again_by_its_words_past_a_closing_parenthesis(self):
         claim = claim_for(PIERS, "It opened")
         self.assertIsNone(claim.span)  # the sentence before it has no citation of its own

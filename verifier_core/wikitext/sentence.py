@@ -39,10 +39,14 @@ def claim_span(wikitext: str, *, words: str, end: int, hint: int | None = None) 
     if hint is not None and 0 <= hint < end <= len(wikitext) and reads_as(wikitext[hint:end], words):
         return hint, end
     floor = _paragraph_start(wikitext, end)
-    first = re.escape(_norm(words).split()[0][:1])
+    wanted = _norm(words)
+    first = re.escape(wanted.split()[0][:1])
     for start in _starts(wikitext, floor, end, first):
-        if reads_as(wikitext[start:end], words):
+        read = _norm(_rendered(wikitext[start:end]))
+        if read == wanted:
             return start, end
+        if len(read) > 3 * len(wanted) + 400:  # reading further back only adds words
+            break
     raise LocateError(NOT_FOUND)
 
 
@@ -55,7 +59,7 @@ def _paragraph_start(wikitext: str, end: int) -> int:
 
 def _starts(wikitext: str, floor: int, end: int, first: str):
     """Candidate starts, nearest the citation first: where a word or markup begins."""
-    opener = re.compile(r"(?<![^\s>}\]|'])(?=" + first + r"|\[\[|\{\{|'|<|\[)")
+    opener = re.compile(r"(?<!\w)(?=" + first + r"|\[\[|\{\{|'|<|\[)")
     found = [m.start() for m in opener.finditer(wikitext, floor, end)]
     if floor not in found:
         found.insert(0, floor)
