@@ -292,5 +292,9 @@ def untag_failed_verification(wikitext: str, *, target: RefTarget) -> WikitextCh
                           target=target)
 
 
-# The figure correction lives in its own module, which builds on the helpers above.
-from .correct import correct_figure  # noqa: E402
+def correct_figure(wikitext: str, **where) -> WikitextChange:
+    """The claim's figure corrected in its own words: `correct.correct_figure` (its own
+    module, built on the helpers above, so imported when called)."""
+    from .correct import correct_figure as in_its_own_sentence
+
+    return in_its_own_sentence(wikitext, **where)
