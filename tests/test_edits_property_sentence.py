@@ -58,7 +58,8 @@ def paragraph(before, figure: int, word: str, after, listed: bool, own: int = 0)
     """(the page, the page once corrected, the claim's first words)."""
     _, _, frame, (old, new) = FIGURES[figure]
     start = f"The pier at {word} is"
-    claim = f"{start}{OWN[own].replace('{written}', old)} {frame}.<ref>{{{{cite web |url=https://p.example/ |title=Pier}}}}</ref>"
+    ref = "<ref>{{cite web |url=https://p.example/ |title=Pier}}</ref>"
+    claim = f"{start}{OWN[own].replace('{written}', old)} {frame}.{ref}"
     head = " ".join(_other(*o) for o in before)
     tail = " ".join(_other(*o) for o in after)
     lead = ("* " if listed else "") + head + (" " if head else "")

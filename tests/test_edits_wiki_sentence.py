@@ -19,7 +19,8 @@ from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 
 OLD_PIER = "The old Side test pier was 41 m long.{{sfn|Hale|2009|p=12}}"
 NEW_PIER = " The new pier is {{convert|41|m}} long.<ref>{{cite web |url=http://127.0.0.1:9/pier |title=Pier}}</ref>"
-PAGE = (OLD_PIER + NEW_PIER + " Its café opened in 1931.<ref>{{cite web |url=http://127.0.0.1:9/cafe |title=Café}}</ref>"
+CAFE = " Its café opened in 1931.<ref>{{cite web |url=http://127.0.0.1:9/cafe |title=Café}}</ref>"
+PAGE = (OLD_PIER + NEW_PIER + CAFE +
         "\n\n== Bibliography ==\n* {{cite book |last=Hale |year=2009 |title=Piers of the coast}}\n\n"
         "== References ==\n<references />\n")
 COPY = "http://127.0.0.1:9/web/20190312000000/http://127.0.0.1:9/cafe"
