@@ -109,7 +109,7 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
     offer = offered or _offered(claim, mode, suggestion)
     day = today or timezone.localdate()
     return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
-                       change_of=lambda here: _change(here, offer, day),
+                       change_of=lambda here: offer_change(here, offer, day),
                        suggestion=offer.suggestion if mode != TAG else None, link=offer.link)
 
 
@@ -146,7 +146,8 @@ def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.O
     return offer
 
 
-def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+def offer_change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+    """The change `offer` stands for, at its citation in `here` (also propose_edit's, offered or not)."""
     wikitext = here.wikitext
     if offer.action == TAG:
         return tag_failed_verification(wikitext, target=here.target(offer.link), when=today)
@@ -154,7 +155,8 @@ def _change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChan
         return rescue_change(wikitext, target=here.target(offer.link), link=offer.link, today=today)
     if offer.action == CORRECT:  # the claim's figure, as its failing source gives it
         claimed, given = offer.figures
-        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given)
+        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given,
+                              claim=here.claim)  # located from its own span, not by punctuation
     suggestion = offer.suggestion
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,
