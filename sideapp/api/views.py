@@ -65,6 +65,7 @@ def findings(request):
     response = json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
     if etag:
         response["ETag"] = etag
+        response.fast_keep = True  # no check running, places known: the fast path may serve it
     return response
 
 

@@ -9,6 +9,7 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils import timezone
 
+from sideapp import events
 from sideapp.pipeline.names import StageName
 
 # What a scan's final reason says about a stage that had failures: (one, several).
@@ -219,6 +220,9 @@ class ScanJob(models.Model):
             status=status, reason=reason[:2000], finished_at=finished_at)
         if ended:
             self.status, self.reason, self.finished_at = status, reason[:2000], finished_at
+            # Its pages' findings no longer name a running check.
+            events.findings_changed.send(sender=ScanJob, articles=list(
+                self.items.exclude(article=None).values_list("article_id", flat=True)))
         return bool(ended)
 
 

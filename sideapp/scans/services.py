@@ -49,6 +49,7 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None, cate
         )
         ScanItem.objects.bulk_create([ScanItem(job=job, title=t, page_id=page_id if len(clean) == 1 else None)
                                       for t in clean])
+        _findings_follow(wiki, clean, page_id)
         if enqueue:
             events.scan_requested.send(sender=ScanJob, job=job)
     return job
@@ -132,7 +133,15 @@ def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanI
         job.finish(ScanJob.Status.DONE, f"nothing to scan: {where}")
         return []
     ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in titles], ignore_conflicts=True)
+    _findings_follow(job.wiki, titles, None)
     return list(job.items.all())
+
+
+def _findings_follow(wiki: Wiki, titles: list[str], page_id: int | None) -> None:
+    """A scan of these pages is open: their findings say so (and have no ETag) from now on."""
+    page = Q(title__in=titles) | Q(page_id=page_id) if page_id else Q(title__in=titles)
+    events.findings_changed.send(sender=ScanJob, articles=list(Article.objects.filter(page, wiki=wiki)
+                                                                .values_list("pk", flat=True)))
 
 
 def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanItem:
