@@ -26,9 +26,10 @@ def counted(n: int, one: str, several: str) -> str:
 
 
 class Wiki(models.Model):
-    """A wiki, known by what it says of itself (siteinfo's wikiid and sitename), not by
-    the address it was first reached at: `api_url` is where it answers now, and a wiki
-    reached at a new address keeps its row (sideapp.scans.wikis.wiki_for). A row whose
+    """A wiki, known by what it says of itself (siteinfo's wikiid and sitename) and what it
+    holds, not by the address it was first reached at: `api_url` is where it answers now,
+    and a wiki reached at a new address keeps its row when it holds what was stored of it
+    (sideapp.scans.wikis.wiki_identify); two wikis named alike are two rows. A row whose
     wiki never answered has no wikiid yet."""
 
     api_url = models.URLField(max_length=500, unique=True)
@@ -114,6 +115,9 @@ class Revision(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "rev_id"], name="revision_unique_id")]
+        # A revision id names one revision of a wiki: a scan finds the one stored under it
+        # to tell whether another wiki answers at the address now (scans.services).
+        indexes = [models.Index(fields=["rev_id"], name="revision_rev_id")]
         ordering = ["-rev_id"]
 
     def __str__(self) -> str:
