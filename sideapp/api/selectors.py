@@ -2,9 +2,14 @@
 revision that have something to say, the failing citations Edit Check asks for."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+import hashlib
+from datetime import datetime
 
-from sideapp.claims.models import Claim, ClaimCitation
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
+
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
+from sideapp.claims.offers import read_too_long_ago, suggestion_max_age
 from sideapp.claims.places import places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
@@ -49,8 +54,23 @@ def finding_claims(article: Article) -> list[Claim]:
               .filter(said).order_by("revision_claims__position")
               .prefetch_related(Prefetch("claim_citations", queryset=links),
                                 Prefetch("suggestions", queryset=suggestions_with_sources()),
+                                Prefetch("reviews", queryset=ClaimReview.objects.order_by("pk")),
                                 places_prefetch(article.current_revision_id)))
     return list(claims)
+
+
+def offers_state(article: Article, *, now: datetime | None = None) -> str:
+    """A short digest of what the page's suggestions may offer now: each one's page answers
+    or not, and was read recently enough to be offered or not (SIDE_SUGGESTION_MAX_AGE_DAYS).
+    An offer expires with time alone, no row written, so the findings' ETag and cache key
+    carry this beside the page's findings version (sideapp.claims.changes)."""
+    now = now or timezone.now()
+    rows = (Suggestion.objects.filter(claim__revision_claims__revision=article.current_revision_id).order_by("pk")
+            .values_list("pk", "source__status", "source__used_archive", "source__fetched_at",
+                         "source__document__fetched_at"))
+    state = [(pk, status, archived, read_too_long_ago(read or read_doc, now=now, max_age=suggestion_max_age()))
+             for pk, status, archived, read, read_doc in rows]
+    return hashlib.sha1(repr(state).encode()).hexdigest()[:12] if state else "0"
 
 
 def failing_citations(article: Article) -> list[ClaimCitation]:

@@ -30,6 +30,7 @@ from sideapp.scans.pages import article_rename
 from sideapp.scans.wikiapi import PageMissing, WikiError
 from sideapp.scans.wikipages import latest_of_page
 from sideapp.scans.wikis import client_for
+from verifier_core.verification.judgement.reasons import RULES
 
 LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
 KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a new key anyway)
@@ -44,11 +45,10 @@ def findings(request):
     last = selectors.page_latest_scan(article)
     scan = last if last is not None and last.is_open else None
     stale = _stale(article, viewed)
-    # Kept per scanned revision and latest scan while no check of the page runs: claims
-    # change only through a scan, and a new one makes a new key (and a new ETag).
-    key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
+    version = findings_version(article, last)
+    key = f"side:api:findings:{version}"  # kept while no check of the page runs
     moved = int(article.titled_at.timestamp()) if article.titled_at else 0  # a move renames a kept answer
-    etag = None if scan else f'"r{article.current_revision_id}-s{last.pk if last else 0}-t{moved}-{_word(stale)}"'
+    etag = None if scan else f'"{version}-t{moved}-{_word(stale)}"'
     if etag and not_modified(request, etag):
         return _not_modified(etag)
     answer = None if scan else cache.cached_json(key)
@@ -66,6 +66,19 @@ def findings(request):
     if etag:
         response["ETag"] = etag
     return response
+
+
+def findings_version(article: Article, last: ScanJob | None) -> str:
+    """What a page's findings are a function of: its scanned revision, its latest check, its
+    findings version (bumped by every re-judgement of any of its claims, an editor's
+    judgement and a suggestion found or dropped: sideapp.claims.changes), the verdict rules
+    and what its suggestions may offer now. A verdict changed without a scan changes it, so
+    a revalidation never gets a 304 for it and no kept answer outlives it."""
+    return (f"r{article.current_revision_id}-s{last.pk if last else 0}-v{article.findings_version}"
+            f"-o{selectors.offers_state(article)}-{RULES_TAG}")
+
+
+RULES_TAG = "".join(ch for ch in RULES if ch.isalnum())  # "rules20261204": a rules change is a new answer
 
 
 @public_api(methods=("POST",))

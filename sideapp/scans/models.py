@@ -71,6 +71,10 @@ class Article(models.Model):
     last_scanned_at = models.DateTimeField(null=True, blank=True)
     titled_at = models.DateTimeField(default=timezone.now)  # when it took its present title
     deleted_at = models.DateTimeField(null=True, blank=True)  # the page is deleted on the wiki
+    # Bumped in the same transaction by every write that changes what the page's findings say
+    # (a verdict, a reason, a suggestion, an editor's judgement: sideapp.claims.changes); the
+    # public API's ETag and cache key come from it, so a changed verdict is never a 304.
+    findings_version = models.PositiveBigIntegerField(default=0)
     # The title's words for the editors' search (sideapp.claims.search), kept by PostgreSQL
     # (a stored generated column: it follows a move).
     title_search = models.GeneratedField(expression=SearchVector("title", config="english", weight="B"),
