@@ -131,6 +131,21 @@ class NamesakeWikiTests(TwoFreshWikis, TestCase):
         first.refresh_from_db()
         self.assertEqual(first.api_url, self.first.api_url)
 
+    def test_the_public_api_answers_for_the_wiki_the_page_asks_from_never_its_namesake(self):
+        first = wiki_for(api_url=self.first.api_url)
+        self.scan(first, KINGDOM)
+        self.scan(wiki_for(api_url=self.second.api_url), GRAND_PRIX)
+        page_id = Article.objects.get(title=GRAND_PRIX).page_id
+        self.assertEqual(Article.objects.get(title=KINGDOM).page_id, page_id)  # one page id on each wiki
+        query = {"wiki_id": "sidewiki", "page_id": page_id}
+        for server, title in ((self.second, GRAND_PRIX), (self.first, KINGDOM)):
+            answer = self.client.get("/api/v1/findings", query, HTTP_ORIGIN=server.base_url)
+            self.assertEqual((answer.status_code, answer.json()["title"]), (200, title))
+            self.assertEqual(answer["Access-Control-Allow-Origin"], server.base_url)
+        unsure = self.client.get("/api/v1/findings", query)
+        self.assertEqual((unsure.status_code, unsure.json()["code"]), (409, "ambiguous_wiki"))
+        self.assertIn("several wikis that call themselves 'sidewiki'", unsure.json()["error"])
+
     def test_an_admin_sees_both_wikis_and_is_told_they_are_named_alike(self):
         first = wiki_for(api_url=self.first.api_url)
         self.scan(first, KINGDOM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
@@ -18,15 +19,39 @@ from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.verdicts import HIGH
 
 
-def known_wiki(wiki_id: str) -> Wiki | None:
-    """A wiki Side editor knows by its identity (siteinfo's wikiid = $wgDBname)."""
-    return Wiki.objects.filter(wikiid=wiki_id).order_by("pk").first() if wiki_id else None
+def known_wiki(wiki_id: str, origin: str = "") -> Wiki | None:
+    """A wiki Side editor knows by its identity (siteinfo's wikiid = $wgDBname). Of wikis
+    named alike (a staging copy, two default installs: sideapp.scans.wikis), the one whose
+    server is `origin`, the asking page's; None when that does not tell them apart (so an
+    answer is never another wiki's page: `namesakes`)."""
+    rows = list(Wiki.objects.filter(wikiid=wiki_id).order_by("pk")[:20]) if wiki_id else []
+    if len(rows) <= 1:
+        return rows[0] if rows else None
+    return next((w for w in rows if origin and origin in server_origins(w.server)), None)
 
 
-def page_article(*, wiki_id: str, page_id: int | None = None, title: str = "") -> Article | None:
+def namesakes(wiki_id: str) -> int:
+    """How many wikis Side editor checks call themselves `wiki_id`."""
+    return Wiki.objects.filter(wikiid=wiki_id).count() if wiki_id else 0
+
+
+def server_origins(server: str) -> set[str]:
+    """The origins (scheme://host[:port]) of a wiki's siteinfo `server`."""
+    if not server:
+        return set()
+    if server.startswith("//"):  # protocol-relative ($wgServer "//en.wikipedia.org")
+        return {f"https:{server}", f"http:{server}"}
+    parts = urlsplit(server)
+    return {f"{parts.scheme}://{parts.netloc}"}
+
+
+def page_article(*, wiki: Wiki | None = None, wiki_id: str = "", page_id: int | None = None,
+                 title: str = "") -> Article | None:
     """The scanned article of a wiki page, by page id (its row follows moves) or title
-("Foo_bar" = "Foo bar"; of two rows with one title, the page's own: sideapp.scans.pages)."""
-    articles = Article.objects.select_related("wiki", "current_revision").filter(wiki__wikiid=wiki_id)
+("Foo_bar" = "Foo bar"; of two rows with one title, the page's own: sideapp.scans.pages), of
+`wiki` (or of the wiki known as `wiki_id`)."""
+    articles = Article.objects.select_related("wiki", "current_revision")
+    articles = articles.filter(wiki=wiki) if wiki is not None else articles.filter(wiki__wikiid=wiki_id)
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
     return articles.filter(title=title_form(title)).order_by(*PAGE_FIRST).first() if title else None

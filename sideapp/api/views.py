@@ -40,7 +40,7 @@ KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a
 def findings(request):
     wiki_id = request.GET.get("wiki_id", "")
     page_id = _number(request.GET.get("page_id"), "page_id")
-    article = _article(wiki_id, page_id, _title(request.GET.get("title", ""), required=False))
+    article = _article(request, wiki_id, page_id, _title(request.GET.get("title", ""), required=False))
     viewed = _number(request.GET.get("revision"), "revision")
     last = selectors.page_latest_scan(article)
     scan = last if last is not None and last.is_open else None
@@ -92,7 +92,8 @@ def edit_check_predict(request):
         page_id = None
     if page_id is None:
         return json_answer([])  # Edit Check's contract: nothing to say, never an error page
-    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id)
+    wiki = selectors.known_wiki(wiki_id, request.headers.get("Origin", ""))
+    article = selectors.page_article(wiki=wiki, page_id=page_id) if wiki is not None else None
     if article is None or article.current_revision is None or article.deleted_at is not None:
         return json_answer([])
     targets = article_targets(article)
@@ -124,9 +125,7 @@ def scan_ask(request):
         raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
                        code="rate_limited", headers={"Retry-After": str(left)})
     data = json_body(request)
-    wiki = selectors.known_wiki(text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
-    if wiki is None:
-        raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
+    wiki = _wiki(request, text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
     title, page_id = page_to_scan(wiki, data)
     job, created = page_scan_ask(wiki=wiki, title=title, page_id=page_id)
     url = _url(request, "api_scan_status", job.pk)
@@ -184,12 +183,23 @@ def _not_modified(etag: str) -> HttpResponse:
     return response
 
 
-def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
+def _wiki(request, wiki_id: str):
+    """The wiki known as `wiki_id`; of wikis named alike, the one the request comes from (its
+    Origin): ApiError in words when Side editor does not check it, or cannot tell which."""
+    wiki = selectors.known_wiki(wiki_id, request.headers.get("Origin", ""))
+    if wiki is None and selectors.namesakes(wiki_id) > 1:
+        raise ApiError(409, f"Side editor checks several wikis that call themselves {wiki_id[:60]!r} (named "
+                            "alike, holding other pages); ask from the wiki's own pages, whose Origin says which.",
+                       code="ambiguous_wiki")
+    if wiki is None:
+        raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
+    return wiki
+
+
+def _article(request, wiki_id: str, page_id: int | None, title: str) -> Article:
     if not wiki_id or (page_id is None and not title.strip()):
         raise ApiError(400, "Name the page: wiki_id and page_id (or title).", code="bad_parameter")
-    if selectors.known_wiki(wiki_id) is None:
-        raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
-    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id, title=title)
+    article = selectors.page_article(wiki=_wiki(request, wiki_id), page_id=page_id, title=title)
     if article is not None and article.deleted_at is not None:
         raise ApiError(404, "This page was deleted on the wiki.", code="deleted")
     if article is None or article.current_revision is None:
