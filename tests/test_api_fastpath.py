@@ -3,8 +3,10 @@ the same bytes and headers as Django's answer, no query of the database, a 304 f
 and never an answer older than the page's findings (a verdict, a scan, a move, the wikis)."""
 from __future__ import annotations
 
+import time
+
 from django.db import connection
-from django.test import TestCase
+from django.test import TestCase, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from sideapp import events
@@ -93,6 +95,15 @@ class FastFindingsTests(WikiConfigured, TestCase):
         wiki.save()
         _, asked = self.ask()
         self.assertGreater(asked, 0)
+
+    def test_a_kept_answer_is_served_no_longer_than_the_findings_max_age(self):
+        with override_settings(SIDE_API_FINDINGS_MAX_AGE=1):
+            self.ask()
+            _, asked = self.ask()
+            self.assertEqual(asked, 0)
+            time.sleep(1.2)  # an offer may have expired with time alone: Django judges again
+            _, asked = self.ask()
+            self.assertGreater(asked, 0)
 
     def test_an_answer_read_before_a_change_is_not_kept_after_it(self):
         page = (self.article.wiki.wikiid, self.article.page_id)

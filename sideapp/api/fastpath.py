@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 import redis
+from django.conf import settings
 from django.http import HttpResponse
 
 from sideapp.api import cache
@@ -59,13 +61,13 @@ def fast_findings(get_response):
             return get_response(request)
         field = _field(request, page[2])
         try:
-            kept = _script(_READ)(keys=[_answers(*page[:2]), EPOCH], args=[field])
+            kept = _fresh(_script(_READ)(keys=[_answers(*page[:2]), EPOCH], args=[field]))
             state = None if kept else _state(*page[:2])
         except redis.RedisError:
             log.warning("findings fast path: Redis did not answer; served by Django")
             return get_response(request)
         if kept:
-            return _from_kept(request, kept)
+            return _from_kept(request, *kept)
         response = get_response(request)
         if state is not None and getattr(response, "fast_keep", False) and response.status_code == 200:
             _keep(page, field, state, response)
@@ -129,7 +131,10 @@ def _state(wikiid: str, page_id: int) -> tuple[str, str]:
 
 def _keep(page, field: str, state: tuple[str, str], response) -> None:
     headers = {k: v for k, v in response.items() if k not in SKIPPED}
-    value = json.dumps(headers).encode() + b"\n" + response.content
+    # Served for at most the findings' max-age: an offer that expires with time alone (no write
+    # reports it; the view's ETag counts it) is seen within that.
+    until = time.time() + settings.SIDE_API_FINDINGS_MAX_AGE
+    value = json.dumps({"until": until, "headers": headers}).encode() + b"\n" + response.content
     try:
         _script(_KEEP)(keys=[_answers(*page[:2]), _generation(*page[:2]), EPOCH],
                        args=[state[0], state[1], field, value, KEEP_SECONDS])
@@ -137,9 +142,16 @@ def _keep(page, field: str, state: tuple[str, str], response) -> None:
         log.warning("findings fast path: could not keep the answer of %s page %s", *page[:2])
 
 
-def _from_kept(request, kept: bytes):
+def _fresh(kept: bytes | None) -> tuple[dict, bytes] | None:
+    """(headers, body) of a kept answer still to be served, else None."""
+    if not kept:
+        return None
     head, body = kept.split(b"\n", 1)
-    headers = json.loads(head)
+    head = json.loads(head)
+    return (head["headers"], body) if head["until"] > time.time() else None
+
+
+def _from_kept(request, headers: dict, body: bytes):
     etag = headers.get("ETag", "")
     if etag and _names(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)
