@@ -93,10 +93,12 @@ def judge(claim: Claim, verdict: str = "not_supported", *, confidence: str = "hi
 
 
 def forget_api_cache() -> None:
-    """The API's Redis keys (targets, latest revisions, rate-limit windows) of earlier tests."""
+    """The API's Redis keys (targets, latest revisions, rate-limit windows, the fast path's
+    kept answers) of earlier tests."""
     redis = cache.connection()
-    for key in redis.scan_iter("side:api:*"):
-        redis.delete(key)
+    for pattern in ("side:api:*", "side:fast:*"):
+        for key in redis.scan_iter(pattern):
+            redis.delete(key)
 
 
 class RenderedRefs(HTMLParser):

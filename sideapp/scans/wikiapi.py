@@ -281,6 +281,26 @@ class WikiClient:
                               "was deleted")
         return _page_data(pages[0]["title"], pages[0], [])
 
+    def revision_hashes(self, rev_ids: list[int]) -> dict[int, tuple[int, str]]:
+        """{revision id: (its page id, the wiki's sha1 of its text)} for the revisions of
+        `rev_ids` the wiki has (a deleted one, or one whose hash is hidden, is left out):
+        what tells whether a wiki holds what Side editor stored of it (sideapp.scans.wikis)."""
+        result = self._api("query", revids="|".join(str(r) for r in rev_ids), prop="revisions",
+                           rvprop="ids|sha1", formatversion=2)
+        found = {}
+        for page in result.get("query", {}).get("pages", []):
+            for revision in page.get("revisions", []):
+                if revision.get("sha1") and not revision.get("sha1hidden"):
+                    found[int(revision["revid"])] = (int(page.get("pageid", 0)), str(revision["sha1"]))
+        return found
+
+    def latest_revisions(self, limit: int) -> list[tuple[int, int, str]]:
+        """(revision id, page id, sha1) of the wiki's newest `limit` revisions, newest first."""
+        result = self._api("query", list="allrevisions", arvlimit=limit, arvprop="ids|sha1", formatversion=2)
+        return [(int(r["revid"]), int(page.get("pageid", 0)), str(r["sha1"]))
+                for page in result.get("query", {}).get("allrevisions", [])
+                for r in page.get("revisions", []) if r.get("sha1") and not r.get("sha1hidden")]
+
     def query(self, **params) -> dict:
         """One action=query request, for background reads that build their own parameters
         (the patrol's recent changes)."""
