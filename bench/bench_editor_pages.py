@@ -85,15 +85,15 @@ def fill(claims: int) -> list[int]:
     verdicts = "ARRAY[" + ", ".join(f"'{v}'" for v in VERDICTS) + "]"
     sections = "ARRAY['History', 'Design']"
 
-    def pick(values: str, k: str, salt: int, size: int) -> str:
-        return f"({values})[1 + mod(abs(hashint8({k} * 7 + {salt})), {size})]"
+    def pick(values: str, k: str, salt: int, size: int) -> str:  # hashint8 gives an int4: abs() as bigint
+        return f"({values})[1 + mod(abs(hashint8({k} * 7 + {salt})::bigint), {size})]"
 
     numbered = (f"SELECT art.article_id, art.revision_id, n, (art.i - 1) * {per_article} + n AS k "
                 "FROM unnest(%s::bigint[], %s::bigint[]) WITH ORDINALITY AS art(article_id, revision_id, i) "
                 f"CROSS JOIN generate_series(0, {per_article - 1}) AS n")
     drawn = (f"SELECT g.*, {pick(words, 'k', 1, 12)} AS w1, {pick(words, 'k', 2, 12)} AS w2, "
-             f"1800 + mod(abs(hashint8(k * 7 + 3)), 200) AS year, {pick(verdicts, 'k', 4, 4)} AS verdict, "
-             "abs(hashint8(k * 7 + 5))::float8 / 2147483648 AS score, "
+             f"1800 + mod(abs(hashint8(k * 7 + 3)::bigint), 200) AS year, {pick(verdicts, 'k', 4, 4)} AS verdict, "
+             "abs(hashint8(k * 7 + 5)::bigint)::float8 / 2147483648 AS score, "
              f"{pick(sections, 'k', 6, 2)} AS section, "
              f"mod(n, 17) = 0 AS needs_citation, %s::jsonb AS evidence FROM ({numbered}) AS g")
     tables = [m._meta.db_table for m in (Claim, RevisionClaim, Citation, ClaimCitation, Suggestion)]
@@ -130,7 +130,7 @@ def fill(claims: int) -> list[int]:
     users = "ARRAY[" + ", ".join(map(str, editors)) + "]"
     insert_select(ClaimReview, {"claim_id": "c.id", "user_id": pick(users, "c.id", 8, 10),
                                 "kind": "'dismissed'", "reason": "'claim_fine'"},
-                  "FROM sideapp_claim c WHERE mod(abs(hashint8(c.id * 7 + 9)), 20) = 0")
+                  "FROM sideapp_claim c WHERE mod(abs(hashint8(c.id * 7 + 9)::bigint), 20) = 0")
     User.objects.filter(username__startswith="bench_editor_").update(is_active=True)
     with connection.cursor() as cursor:
         cursor.execute("SELECT id FROM sideapp_claim ORDER BY id")

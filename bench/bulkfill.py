@@ -35,6 +35,9 @@ def insert_select(model: type[models.Model], values: dict[str, str], rows_sql: s
     """INSERT INTO model's table every row of `rows_sql` (a FROM ... clause: tables,
     generate_series, joins, WHERE), with `values` the SQL expression of each column given
     (by attname, e.g. "article_id"); returns the rows written."""
+    unknown = set(values) - {f.attname for f in model._meta.concrete_fields}
+    if unknown:
+        raise ValueError(f"{model.__name__} has no columns {sorted(unknown)}")
     columns, expressions, defaults = [], [], []
     for field in model._meta.concrete_fields:
         if field.primary_key or isinstance(field, models.GeneratedField):
@@ -46,9 +49,6 @@ def insert_select(model: type[models.Model], values: dict[str, str], rows_sql: s
             sql, extra = _default(field)
             expressions.append(sql)
             defaults += extra
-    unknown = set(values) - {f.attname for f in model._meta.concrete_fields}
-    if unknown:
-        raise ValueError(f"{model.__name__} has no columns {sorted(unknown)}")
     statement = (f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({', '.join(columns)}) "
                  f"SELECT {', '.join(expressions)} {rows_sql}")
     with connection.cursor() as cursor:
