@@ -85,6 +85,10 @@ class Article(models.Model):
         constraints = [models.UniqueConstraint(fields=["wiki", "page_id"], condition=models.Q(page_id__isnull=False),
                                                name="article_unique_page")]
         indexes = [models.Index(fields=["wiki", "title"], name="article_title"),
+                   # The editors' list sorted by article walks titles in order and reads each
+                   # article's claims (an incremental sort stops at the page's last row), where
+                   # (wiki, title) gives no order across wikis: every match was sorted (3 s at 1M).
+                   models.Index(fields=["title"], name="article_title_order"),
                    GinIndex("title_search", name="article_title_search")]
 
     def __str__(self) -> str:
