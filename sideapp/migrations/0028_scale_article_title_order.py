@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("sideapp", "0025_verdicts_reasons")]
+    dependencies = [("sideapp", "0027_identity_findings_version")]
 
     operations = [
         migrations.AddIndex(model_name="article", index=models.Index(fields=["title"], name="article_title_order")),
