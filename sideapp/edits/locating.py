@@ -86,6 +86,7 @@ class BaseText:
     live: bool  # read from the wiki just now (False: the checked revision, the wiki did not answer)
     note: str = ""  # why it is not the wiki's current revision, in words
     problem: str = ""  # what the wiki answered instead
+    page_id: int | None = None  # the wiki's id of the page (None: not known)
 
 
 def base_read(article: Article) -> BaseText:
@@ -97,5 +98,6 @@ def base_read(article: Article) -> BaseText:
     except WikiError as exc:
         note = (f"The wiki could not be read just now ({exc}), so this change is built on revision "
                 f"{revision.rev_id}, the one Side editor checked; saving reads the wiki again first.")
-        return BaseText(article.title, revision.rev_id, revision.timestamp, revision.wikitext, False, note, str(exc))
-    return BaseText(page.title, page.rev_id, page.timestamp, page.wikitext, True)
+        return BaseText(article.title, revision.rev_id, revision.timestamp, revision.wikitext, False, note, str(exc),
+                        page_id=article.page_id)
+    return BaseText(page.title, page.rev_id, page.timestamp, page.wikitext, True, page_id=page.page_id or None)

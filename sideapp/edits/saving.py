@@ -7,8 +7,9 @@ same base revision would silently undo each other. So Side editor keeps its own 
 - one save of a page at a time, across every web process (a Redis lock per article);
 - the change is rebuilt on the wiki's current revision, and refused when any revision
   since the one the editor saw (by anyone, the bot account included) touched its section;
-- a save is keyed by a token (the revision the editor saw and what was asked): a repeat
-  of a saved token answers with the revision already saved (a double click is one edit);
+- a save is keyed by its signed token (sideapp.edits.tokens: the user, the claim, what was
+  asked and the revision the editor saw): a repeat of a saved token answers with the
+  revision already saved (a double click is one edit);
 - the audit log holds a `pending` row before the wiki is asked and its outcome after
   (saved with the revision, refused with the reason, failed); the edit summary carries
   the token, so a save whose row could not be completed is settled from the wiki's
@@ -55,14 +56,9 @@ def page_lock(article: Article):
             log.warning("edit lock of article %s expired before its save ended", article.pk)
 
 
-def token_base(token: str) -> int | None:
-    """The revision the editor saw, from a token "<revision>.<digest>"."""
-    head = token.split(".", 1)[0]
-    return int(head) if head.isdigit() else None
-
-
 def marker(token: str) -> str:
-    """What the edit summary carries of the token, to find the save in the wiki's history."""
+    """What the edit summary carries of the save's key (random per preview: unique per save),
+    to find the save in the wiki's history."""
     return f"side-editor {token.rsplit('.', 1)[-1][:12]}"
 
 

@@ -15,6 +15,7 @@ from sideapp.claims.wording import quote_of
 from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
+from sideapp.edits.tokens import TokenRefused
 from sideapp.scans.wikiapi import EditConflict, WikiError
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
@@ -73,7 +74,7 @@ def _edit_flow(request, claim, mode, suggestion):
     if request.method == "POST" and request.POST.get("confirm") == "1":
         return _save(request, context)
     try:
-        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion)
+        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion, user=request.user)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
     change = proposal.change
@@ -96,7 +97,9 @@ def _save(request, context):
     claim, mode, suggestion = context["claim"], context["mode"], context["suggestion"]
     try:
         saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
-                                    token=_token(request.POST.get("token")))
+                                    token=(request.POST.get("token") or "").strip())
+    except TokenRefused as exc:
+        return _problem(request, context, str(exc), status=exc.status)
     except EditConflict as exc:
         return _problem(request, context, str(exc), status=409, conflict=True)
     except services.EditUnavailable as exc:
@@ -133,14 +136,6 @@ def _problem(request, context, message: str, *, status: int, conflict: bool = Fa
 def _sentence(exc: Exception) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text[0].upper() + text[1:]
-
-
-def _token(value: str | None) -> str:
-    """The preview's save token ("<revision>.<hex digest>"); "" for anything else."""
-    value = (value or "").strip()
-    head, _, digest = value.partition(".")
-    ok = head.isdigit() and 8 <= len(digest) <= 40 and all(c in "0123456789abcdef" for c in digest)
-    return value if ok else ""
 
 
 @role_required(EDITOR)
