@@ -12,8 +12,10 @@ same base revision would silently undo each other. So Side editor keeps its own 
   revision already saved (a double click is one edit);
 - the audit log holds a `pending` row before the wiki is asked and its outcome after
   (saved with the revision, refused with the reason, failed); the edit summary carries
-  the token, so a save whose row could not be completed is settled from the wiki's
-  history by recovery (`pending_saves_settle`).
+  the save's marker, so a save whose row could not be completed, or whose answer never
+  came (a timeout, a connection lost after sending), stays pending and is settled from
+  the wiki's history: right away where the wiki already shows it, else by recovery
+  (`pending_saves_settle`); settled as saved, the claim's re-check is queued.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from django.utils import timezone
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import Article
-from sideapp.scans.wikiapi import EditConflict, SavedEdit, WikiError
+from sideapp.scans.wikiapi import EditConflict, EditOutcomeUnknown, SavedEdit, WikiError
 from sideapp.scans.wikis import client_for
 from verifier_core.wikitext.sections import section_heading, section_text
 
@@ -36,6 +38,9 @@ log = logging.getLogger(__name__)
 LOCK_SECONDS = 120  # the longest a save may hold its page (a wiki call times out well before)
 PENDING_GRACE = timedelta(minutes=2)  # a pending save older than this died on its way
 HISTORY = 50  # revisions read back to find who touched a section
+UNCONFIRMED = ("The change was sent to the wiki, but its answer did not come back, so whether the wiki saved it is "
+               "being confirmed from the page's history. Do not save it again: the audit log says “being saved” "
+               "until then, and once the wiki shows the edit the claim is checked again.")
 
 
 @contextmanager
@@ -63,14 +68,21 @@ def marker(token: str) -> str:
 
 
 def saved_before(token: str) -> SavedEdit | None:
-    """The save already made for `token` (a repeated confirm); a save left pending by a
-    process that died is settled from the wiki's history first."""
+    """The save already made for `token` (a repeated confirm); a save left pending (by a
+    process that died, or one whose answer never came) is settled from the wiki's history
+    first, and EditOutcomeUnknown when the wiki does not show it yet."""
     entry = AuditEntry.objects.select_related("article__wiki").filter(
         token=token, status__in=[AuditEntry.Status.SAVED, AuditEntry.Status.PENDING]).first()
     if entry is not None and entry.status == AuditEntry.Status.PENDING:
-        entry = _settled(entry)
+        entry = _settled(entry, final=entry.created_at < timezone.now() - PENDING_GRACE)
+        if entry.status == AuditEntry.Status.PENDING:
+            raise EditOutcomeUnknown(UNCONFIRMED)
     if entry is None or entry.status != AuditEntry.Status.SAVED:
         return None
+    return _saved_edit(entry)
+
+
+def _saved_edit(entry: AuditEntry) -> SavedEdit:
     client = client_for(entry.article.wiki, interactive=True)
     return SavedEdit(title=entry.article.title, old_rev_id=entry.base_revision or 0, rev_id=entry.revision_id,
                      diff_url=client.diff_url(entry.revision_id))
@@ -145,6 +157,8 @@ class Attempt:
         try:
             saved = client.edit(proposal.title, proposal.change.new, f"{summary} ({marker(self.token)})",
                                 baserevid=proposal.base.rev_id, starttimestamp=timezone.now())
+        except EditOutcomeUnknown as exc:
+            return self._unknown(entry, exc)
         except EditConflict as exc:
             _close(entry, AuditEntry.Status.REFUSED, str(exc))
             raise
@@ -156,14 +170,28 @@ class Attempt:
             after()
         return saved
 
+    def _unknown(self, entry: AuditEntry, exc: EditOutcomeUnknown) -> SavedEdit:
+        """A save sent whose answer never came: left pending, with what happened, and settled
+        from the wiki's history right away where the wiki shows it already (its re-check
+        queued); EditOutcomeUnknown, in words, where it does not yet (recovery settles it)."""
+        log.warning("save %s of article %s: outcome unknown: %s", entry.pk, entry.article_id, exc)
+        AuditEntry.objects.filter(pk=entry.pk).update(outcome=f"outcome being confirmed: {exc}"[:2000])
+        entry.refresh_from_db()
+        entry = _settled(entry, final=False)
+        if entry.status == AuditEntry.Status.SAVED:
+            return _saved_edit(entry)
+        raise EditOutcomeUnknown(UNCONFIRMED) from exc
+
 
 def _close(entry: AuditEntry, status: str, outcome: str) -> None:
     AuditEntry.objects.filter(pk=entry.pk).update(status=status, outcome=outcome[:2000])
 
 
-def _settled(entry: AuditEntry) -> AuditEntry:
-    """A pending save's outcome read from the wiki: the bot's revision carrying its token
-    after the base revision (saved, and the article queued for a scan), else failed."""
+def _settled(entry: AuditEntry, *, final: bool) -> AuditEntry:
+    """A pending save's outcome read from the wiki: the bot's revision carrying its marker
+    after the base revision (saved, and the article queued for the same re-check a save
+    queues); when the wiki shows none, failed only when `final` (the save is old enough that
+    it can no longer land), else still pending."""
     from sideapp.scans.models import ScanJob
     from sideapp.scans.services import scan_request
 
@@ -175,24 +203,27 @@ def _settled(entry: AuditEntry) -> AuditEntry:
         return entry
     mine = next((r for r in found if marker(entry.token) in r["comment"]), None)
     with transaction.atomic():
-        if mine is None:
-            _close(entry, AuditEntry.Status.FAILED, "the save did not complete; the wiki holds no such edit")
-        else:
-            AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=mine["revid"])
+        if mine is not None:
+            AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=mine["revid"],
+                                                          outcome="")
             scan_request(wiki=entry.article.wiki, kind=ScanJob.Kind.TITLES, titles=[entry.article.title],
                          user=entry.user)
+        elif final:
+            _close(entry, AuditEntry.Status.FAILED, "the save did not complete; the wiki holds no such edit")
     entry.refresh_from_db()
     return entry
 
 
 def pending_saves_settle(*, older_than: timedelta = PENDING_GRACE) -> int:
-    """Settle saves left pending by a process that died (run by the workers' recovery)."""
+    """Settle saves left pending (by a process that died, or whose answer never came) that
+    are older than `older_than`: run by the workers' recovery."""
     stale = AuditEntry.objects.select_related("article__wiki", "user").filter(
         status=AuditEntry.Status.PENDING, created_at__lt=timezone.now() - older_than)
     settled = 0
     for entry in stale:
         with page_lock(entry.article):
             entry.refresh_from_db()
-            if entry.status == AuditEntry.Status.PENDING and _settled(entry).status != AuditEntry.Status.PENDING:
+            if entry.status == AuditEntry.Status.PENDING and _settled(
+                    entry, final=entry.created_at < timezone.now() - PENDING_GRACE).status != AuditEntry.Status.PENDING:
                 settled += 1
     return settled

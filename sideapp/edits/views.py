@@ -16,7 +16,7 @@ from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.tokens import TokenRefused
-from sideapp.scans.wikiapi import EditConflict, WikiError
+from sideapp.scans.wikiapi import EditConflict, EditOutcomeUnknown, WikiError
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.shortcuts import found_or_404, is_htmx
@@ -100,6 +100,8 @@ def _save(request, context):
                                     token=(request.POST.get("token") or "").strip())
     except TokenRefused as exc:
         return _problem(request, context, str(exc), status=exc.status)
+    except EditOutcomeUnknown as exc:  # sent, no answer: settled from the wiki's history (edits.saving)
+        return render(request, "edits/pending.html", context | {"problem": str(exc)}, status=202)
     except EditConflict as exc:
         return _problem(request, context, str(exc), status=409, conflict=True)
     except services.EditUnavailable as exc:

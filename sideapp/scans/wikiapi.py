@@ -63,6 +63,11 @@ class EditConflict(WikiError):
     """The page changed since the revision the edit was built on; nothing was saved."""
 
 
+class EditOutcomeUnknown(WikiError):
+    """The edit was sent but no answer came back (a timeout, a connection lost, a gateway's
+    5xx): the wiki may have stored it. Its outcome is read from the page's history."""
+
+
 class EditRefused(WikiError):
     """The wiki did not save the edit (protection, permissions, a filter, no change)."""
 
@@ -366,7 +371,8 @@ class WikiClient:
         Raises `EditConflict` when someone edited the page since (checked first here,
         and again by the wiki itself through baserevid/basetimestamp/starttimestamp in
         case an edit lands in between). A save is never retried: a timeout after the
-        wiki stored it must not store it twice.
+        wiki stored it must not store it twice; a save sent whose answer never came raises
+        `EditOutcomeUnknown` (the caller reads the outcome from the page's history).
         """
         if not self.config.username:
             raise WikiLoginFailed("no wiki account is configured for edits: set "
@@ -380,11 +386,17 @@ class WikiClient:
             "starttimestamp": starttimestamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "assert": "user", "formatversion": 2,
         }
+        csrf = self._retrying("csrf token", lambda: self.site.get_token("csrf"))
         try:
-            result = self._retrying("edit", lambda: self.site.api(
-                "edit", token=self.site.get_token("csrf"), **params), attempts=1)["edit"]
+            result = self._retrying("edit", lambda: self.site.api("edit", token=csrf, **params), attempts=1)["edit"]
         except APIError as exc:
             raise _edit_error(title, baserevid, exc) from exc
+        except WikiUnavailable as exc:
+            if _maybe_sent(exc.__cause__):
+                raise EditOutcomeUnknown(
+                    f"the save was sent to the wiki but no answer came back ({_unanswered(exc.__cause__, self.config)}), "
+                    "so the wiki may have stored it") from exc
+            raise
         if result.get("result") != "Success":
             raise EditRefused(refusal_sentence(*failure_code(result), title))
         if result.get("nochange"):
@@ -419,6 +431,18 @@ def _unanswered(exc: Exception, config: ClientConfig) -> str:
     if isinstance(exc, (ValueError, mwclient.errors.InvalidResponse)):
         return "what came back was not a MediaWiki API answer: is this the address of its api.php?"
     return "it kept answering with errors"
+
+
+def _maybe_sent(exc: BaseException | None) -> bool:
+    """Whether a request that failed so may have reached the wiki (a connection never made
+    did not; one that timed out, was dropped or got a gateway's 5xx may have)."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return False
+    if isinstance(exc, requests.HTTPError):
+        return exc.response is not None and exc.response.status_code >= 500
+    if isinstance(exc, requests.ConnectionError):
+        return "NewConnectionError" not in repr(exc) and "Connection refused" not in str(exc)
+    return isinstance(exc, requests.Timeout)
 
 
 def _login_reason(exc: LoginError) -> str:
