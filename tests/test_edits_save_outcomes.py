@@ -21,7 +21,10 @@ from tests.users import PASSWORD, cast
 from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 
 
-class UnknownOutcomeTests(OnSharedWikiWithBot, TestCase):
+class BehindProxy(OnSharedWikiWithBot, TestCase):
+    """A scanned page on the shared test wiki, reached through a FaultyProxy (`self.proxy`),
+    and an editor's preview token of tagging its claim."""
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -61,6 +64,8 @@ class UnknownOutcomeTests(OnSharedWikiWithBot, TestCase):
     def wiki_text(self) -> str:
         return self.server.admin_site.pages[self.title].text(cache=False)
 
+
+class UnknownOutcomeTests(BehindProxy):
     def test_a_save_whose_answer_is_lost_after_the_wiki_stored_it_is_saved_in_the_audit_and_rechecked(self):
         scans = ScanJob.objects.count()
         self.proxy.drop_answer("action=edit")

@@ -20,14 +20,19 @@ same base revision would silently undo each other. So Side editor keeps its own 
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Callable
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
+from redis import Redis, RedisError
+from redis.exceptions import LockError
 
 from sideapp.edits.audit import audit_record
+from sideapp.edits.lock_timing import LockTiming, lock_timing
 from sideapp.edits.models import AuditEntry
 from sideapp.scans.models import Article
 from sideapp.scans.wikiapi import EditConflict, EditOutcomeUnknown, SavedEdit, WikiError
@@ -35,7 +40,6 @@ from sideapp.scans.wikis import client_for
 from verifier_core.wikitext.sections import section_heading, section_text
 
 log = logging.getLogger(__name__)
-LOCK_SECONDS = 120  # the longest a save may hold its page (a wiki call times out well before)
 PENDING_GRACE = timedelta(minutes=2)  # a pending save older than this died on its way
 HISTORY = 50  # revisions read back to find who touched a section
 UNCONFIRMED = ("The change was sent to the wiki, but its answer did not come back, so whether the wiki saved it is "
@@ -43,22 +47,62 @@ UNCONFIRMED = ("The change was sent to the wiki, but its answer did not come bac
                "until then, and once the wiki shows the edit the claim is checked again.")
 
 
+class SavingUnavailable(Exception):
+    """A part Side editor needs to save safely (the lock store, the database) does not
+    answer; nothing was saved. The message says so in words (the page answers 503)."""
+
+
+class PageLock:
+    """A save's hold of its page's lock: `check()` before the edit is sent refuses it when
+    the lock expired, or will before one wiki call could end (the edit would outlive it)."""
+
+    def __init__(self, lock, timing: LockTiming):
+        self._lock, self.timing, self._since = lock, timing, time.monotonic()
+
+    def check(self) -> None:
+        left = self.timing.lifetime - (time.monotonic() - self._since)
+        try:
+            owned = self._lock.owned()
+        except RedisError as exc:
+            raise SavingUnavailable(_LOCK_DOWN) from exc
+        if not owned or left < self.timing.wiki_timeout:
+            raise EditConflict(f"this save took longer than a page may stay locked ({self.timing.lifetime:g} s), "
+                               "so another save could have started; nothing was saved. Try again.")
+
+
+_LOCK_DOWN = ("Side editor cannot reach its lock store (Redis) just now, and saving without it could undo "
+              "another editor's save; nothing was saved. Try again in a few minutes.")
+
+
+def _lock_store() -> Redis:
+    url = settings.SIDE_LOCK_REDIS_URL or settings.REDIS_URL
+    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+
+
 @contextmanager
 def page_lock(article: Article):
-    """Only one save of `article` at a time, whichever web process runs it."""
-    from django_rq import get_connection
-
-    lock = get_connection("scan").lock(f"side:edit-lock:{article.pk}", timeout=LOCK_SECONDS,
-                                          blocking_timeout=LOCK_SECONDS / 2)
-    if not lock.acquire():
+    """Only one save of `article` at a time, whichever web process runs it; its wait and
+    lifetime fit inside the web worker's timeout (lock_timing). SavingUnavailable when the
+    lock store does not answer; released on every way out."""
+    timing = lock_timing(settings.SIDE_WEB_TIMEOUT, settings.SIDE_WIKI_TIMEOUT, strict=False)
+    lock = _lock_store().lock(f"side:edit-lock:{article.pk}", timeout=timing.lifetime, blocking_timeout=timing.wait)
+    try:
+        acquired = lock.acquire()
+    except RedisError as exc:
+        log.warning("edit lock of article %s not taken: %s", article.pk, exc)
+        raise SavingUnavailable(_LOCK_DOWN) from exc
+    if not acquired:
         raise EditConflict("another save of this page is still running; nothing was saved. Try again in a moment.")
     try:
-        yield
+        yield PageLock(lock, timing)
     finally:
         try:
             lock.release()
-        except Exception:  # noqa: BLE001 - expired meanwhile: nothing to release
+        except LockError:  # expired meanwhile: nothing to release
             log.warning("edit lock of article %s expired before its save ended", article.pk)
+        except RedisError as exc:  # it expires by itself within its lifetime
+            log.warning("edit lock of article %s not released (%s); it expires in %g s", article.pk, exc,
+                        timing.lifetime)
 
 
 def marker(token: str) -> str:
@@ -145,7 +189,14 @@ class Attempt:
         audit_record(user=self.user, action=self.action, claim=self.claim, detail="not saved",
                      status=status, token=self.token, outcome=reason[:2000])
 
-    def save(self, proposal, *, summary: str, after: Callable[[], object]) -> SavedEdit:
+    def save(self, proposal, *, summary: str, after: Callable[[], object], held: PageLock) -> SavedEdit:
+        """The change saved: the pending row, the lock checked, the edit sent, its outcome;
+        `after` (the re-check's queueing) runs once the saved row is committed."""
+        try:
+            held.check()
+        except EditConflict as exc:
+            self.closed(AuditEntry.Status.REFUSED, str(exc))
+            raise
         try:
             entry = audit_record(user=self.user, action=self.action, claim=self.claim,
                                  detail=f"{proposal.summary}: {proposal.change.snippet}",
@@ -165,9 +216,12 @@ class Attempt:
         except Exception as exc:
             _close(entry, AuditEntry.Status.FAILED, str(exc) or type(exc).__name__)
             raise
-        with transaction.atomic():
-            AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=saved.rev_id)
-            after()
+        AuditEntry.objects.filter(pk=entry.pk).update(status=AuditEntry.Status.SAVED, revision_id=saved.rev_id)
+        try:
+            with transaction.atomic():
+                after()
+        except (RedisError, DatabaseError) as exc:  # the save stands; recovery queues a scan row left unqueued
+            log.warning("save %s made revision %s, but its re-check was not queued: %s", entry.pk, saved.rev_id, exc)
         return saved
 
     def _unknown(self, entry: AuditEntry, exc: EditOutcomeUnknown) -> SavedEdit:

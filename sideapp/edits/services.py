@@ -178,7 +178,7 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
     (EditConflict when it could not be saved safely)."""
     article = claim.article
     ticket = _ticket(user, claim, mode, suggestion, token)
-    with saving.page_lock(article):
+    with saving.page_lock(article) as held:
         if (done := saving.saved_before(ticket.key)) is not None:
             return done
         attempt = saving.Attempt(user=user, claim=claim, action=ACTIONS[mode], token=ticket.key)
@@ -190,7 +190,7 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
         except WikiError as exc:
             attempt.closed(AuditEntry.Status.FAILED, str(exc))
             raise
-        return attempt.save(proposal, summary=f"{proposal.summary}; asked by {user.get_username()}",
+        return attempt.save(proposal, summary=f"{proposal.summary}; asked by {user.get_username()}", held=held,
                             after=lambda: scan_request(wiki=article.wiki, kind=ScanJob.Kind.TITLES,
                                                        titles=[article.title], user=user))
 
