@@ -90,11 +90,13 @@ class BaseText:
 
 
 def base_read(article: Article) -> BaseText:
-    """The wiki's current revision of the article; the checked one when the wiki cannot be
-    read (`live` False, with the reason)."""
+    """The wiki's current revision of the article, read by its page id where known (a page
+    moved since is read as itself, never through its redirect); the checked one when the
+    wiki cannot be read (`live` False, with the reason)."""
     revision = article.current_revision
+    client = client_for(article.wiki, interactive=True)
     try:
-        page = client_for(article.wiki, interactive=True).page(article.title)
+        page = client.page_by_id(article.page_id) if article.page_id else client.page(article.title)
     except WikiError as exc:
         note = (f"The wiki could not be read just now ({exc}), so this change is built on revision "
                 f"{revision.rev_id}, the one Side editor checked; saving reads the wiki again first.")

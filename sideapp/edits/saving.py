@@ -145,7 +145,8 @@ def check_untouched(article: Article, seen, *, until: int) -> None:
     (`seen`, the proposal built on it) up to `until` touched the proposal's section."""
     since = seen.base.rev_id
     client = client_for(article.wiki, interactive=True)
-    revisions = [r for r in client.revisions_after(seen.title, since, limit=HISTORY) if r["revid"] <= until]
+    revisions = [r for r in client.revisions_after(seen.title, since, limit=HISTORY, page_id=article.page_id)
+                 if r["revid"] <= until]
     if len(revisions) >= HISTORY and revisions[-1]["revid"] < until:
         raise EditConflict(f"edit conflict: the page was edited more than {HISTORY} times since revision {since}, "
                            "which you saw; nothing was saved. Check this revision and try again.")
@@ -207,7 +208,8 @@ class Attempt:
         client = client_for(self.claim.article.wiki, interactive=True)
         try:
             saved = client.edit(proposal.title, proposal.change.new, f"{summary} ({marker(self.token)})",
-                                baserevid=proposal.base.rev_id, starttimestamp=timezone.now())
+                                baserevid=proposal.base.rev_id, starttimestamp=timezone.now(),
+                                page_id=proposal.base.page_id)
         except EditOutcomeUnknown as exc:
             return self._unknown(entry, exc)
         except EditConflict as exc:
@@ -251,7 +253,7 @@ def _settled(entry: AuditEntry, *, final: bool) -> AuditEntry:
 
     try:
         found = client_for(entry.article.wiki, interactive=True).revisions_after(
-            entry.article.title, entry.base_revision or 0, content=False, limit=50)
+            entry.article.title, entry.base_revision or 0, content=False, limit=50, page_id=entry.article.page_id)
     except WikiError as exc:
         log.warning("pending save %s not settled: %s", entry.pk, exc)
         return entry

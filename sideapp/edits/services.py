@@ -211,6 +211,18 @@ def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token:
         raise
 
 
+def _same_page(ticket: SaveTicket, current: BaseText) -> None:
+    """EditUnavailable in words when the page was moved (or another page took its title)
+    between the preview and the confirm: the editor saw another title, nothing is saved."""
+    if ticket.page_id and current.page_id and ticket.page_id != current.page_id:
+        raise EditUnavailable(f"Another page is titled “{current.title}” now than the one you saw; nothing was saved. "
+                              "Open the claim again.")
+    if ticket.title and current.title != ticket.title:
+        raise EditUnavailable(f"The page was moved since you saw it: “{ticket.title}” is now titled "
+                              f"“{current.title}”. Nothing was saved. Open the claim again to see the change on "
+                              "the page as it is now.")
+
+
 def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *, ticket: SaveTicket) -> EditProposal:
     """The change built on the wiki's current revision, once nobody has touched its section
     since the ticket's revision (the one the editor saw); EditConflict naming who did."""
@@ -220,6 +232,7 @@ def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *,
     current = base_read(claim.article)
     if not current.live:
         raise WikiUnavailable(f"the wiki could not be read just now ({current.problem}); nothing was saved")
+    _same_page(ticket, current)
     since = ticket.base_rev_id
     if since > current.rev_id:
         raise EditConflict(f"edit conflict: revision {since}, which you saw, is no longer the page's (its latest is "

@@ -275,6 +275,16 @@ class WikiClient:
             raise PageMissing(f"page {title!r} does not exist on the wiki")
         return _page_data(title, page, redirects)
 
+    def page_by_id(self, page_id: int) -> PageData:
+        """Latest revision of the page with id `page_id`, whatever it is titled now (a move
+        keeps the id; no redirect is followed); PageMissing when the wiki has no such page."""
+        result = self._api("query", pageids=page_id, prop="revisions|info", inprop="protection",
+                           rvprop=PAGE_RVPROP, rvslots="main", formatversion=2)
+        pages = result.get("query", {}).get("pages", [])
+        if not pages or pages[0].get("missing") or pages[0].get("invalid") or not pages[0].get("revisions"):
+            raise PageMissing(f"the wiki has no page with id {page_id} any more: it was deleted")
+        return _page_data(pages[0]["title"], pages[0], [])
+
     def page_at(self, rev_id: int) -> PageData:
         """Revision `rev_id` of its page, whichever is latest now (a patrolled edit);
         PageMissing when the wiki no longer shows it (a deleted page or revision)."""
@@ -299,10 +309,13 @@ class WikiClient:
             raise PageMissing(f"the wiki has no page with id {page_id}")
         return pages[0]["title"], int(pages[0].get("ns", 0))
 
-    def revisions_after(self, title: str, base: int, *, content: bool = True, limit: int = 50) -> list[dict]:
+    def revisions_after(self, title: str, base: int, *, content: bool = True, limit: int = 50,
+                        page_id: int | None = None) -> list[dict]:
         """The page's revisions after `base`, oldest first (at most `limit`): {"revid", "user",
-        "timestamp", "comment", "text"}; "text" None where its content is hidden (or not asked)."""
-        result = self._api("query", titles=title, prop="revisions", rvstartid=base, rvdir="newer",
+        "timestamp", "comment", "text"}; "text" None where its content is hidden (or not asked).
+        The page is `page_id`'s where given (a move keeps it), else `title`'s."""
+        which = {"pageids": page_id} if page_id else {"titles": title}
+        result = self._api("query", **which, prop="revisions", rvstartid=base, rvdir="newer",
                            rvlimit=limit + 1, rvslots="main", formatversion=2,
                            rvprop="ids|user|timestamp|comment" + ("|content" if content else ""))
         pages = result.get("query", {}).get("pages", [])
@@ -354,10 +367,11 @@ class WikiClient:
 
 
     # -- writes ----------------------------------------------------------------------
-    def latest_revision(self, title: str) -> tuple[int, str]:
-        """(revision id, timestamp) of the page's latest revision, asked now."""
-        result = self._api("query", titles=title, prop="revisions", rvprop="ids|timestamp",
-                           formatversion=2)
+    def latest_revision(self, title: str, *, page_id: int | None = None) -> tuple[int, str]:
+        """(revision id, timestamp) of the page's latest revision, asked now (the page
+        `page_id`'s where given, else `title`'s)."""
+        which = {"pageids": page_id} if page_id else {"titles": title}
+        result = self._api("query", **which, prop="revisions", rvprop="ids|timestamp", formatversion=2)
         pages = result.get("query", {}).get("pages", [])
         if not pages or pages[0].get("missing") or not pages[0].get("revisions"):
             raise PageMissing(f"page {title!r} does not exist on the wiki")
@@ -365,8 +379,9 @@ class WikiClient:
         return int(revision["revid"]), revision["timestamp"]
 
     def edit(self, title: str, text: str, summary: str, baserevid: int,
-             starttimestamp: datetime) -> SavedEdit:
-        """Save `text` as `title` if its latest revision is still `baserevid`.
+             starttimestamp: datetime, *, page_id: int | None = None) -> SavedEdit:
+        """Save `text` as `title` (as the page `page_id`, where given: a page moved meanwhile
+        is not reached through its redirect) if its latest revision is still `baserevid`.
 
         Raises `EditConflict` when someone edited the page since (checked first here,
         and again by the wiki itself through baserevid/basetimestamp/starttimestamp in
@@ -377,11 +392,11 @@ class WikiClient:
         if not self.config.username:
             raise WikiLoginFailed("no wiki account is configured for edits: set "
                                   "SIDE_WIKI_USERNAME and SIDE_WIKI_PASSWORD (a bot password)")
-        latest, stamp = self.latest_revision(title)
+        latest, stamp = self.latest_revision(title, page_id=page_id)
         if latest != baserevid:
             raise EditConflict(_conflict_message(title, baserevid, latest))
         params = {
-            "title": title, "text": text, "summary": summary, "nocreate": 1,
+            **({"pageid": page_id} if page_id else {"title": title}), "text": text, "summary": summary, "nocreate": 1,
             "baserevid": baserevid, "basetimestamp": stamp,
             "starttimestamp": starttimestamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "assert": "user", "formatversion": 2,
