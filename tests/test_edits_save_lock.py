@@ -8,14 +8,17 @@ import os
 import runpy
 import threading
 import time
+import uuid
 from pathlib import Path
 from unittest import mock
 
 from django.conf import settings
+from django.db import connection, connections
 from django.test import Client, SimpleTestCase, TransactionTestCase, override_settings
 from django.urls import reverse
 from redis import Redis
 
+from harness.faulty_proxy import FaultyProxy
 from harness.mw_support import free_port
 from sideapp.edits.lock_timing import lock_timing
 from sideapp.edits.models import AuditEntry
@@ -24,7 +27,7 @@ from tests.edits_support import judged_not_supported
 from tests.test_edits_save_outcomes import BehindProxy
 from tests.test_edits_saving import TWICE
 from tests.users import PASSWORD, cast
-from tests.wiki_support import OnSharedWikiWithBot, page_for_edits
+from tests.wiki_support import OnSharedWikiWithBot, page_for_edits, scan_titles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,3 +145,46 @@ class RedisGoneAfterTheSaveTests(OnSharedWikiWithBot, TransactionTestCase):
         entry = AuditEntry.objects.get()
         self.assertEqual((entry.status, entry.revision_id), ("saved", revision))
         self.assertEqual(ScanJob.objects.count(), scans + 1)
+
+
+class DatabaseGoneDuringTheSaveTests(OnSharedWikiWithBot, TransactionTestCase):
+    """PostgreSQL dropping the web process's connection in the middle of a save (terminated
+    by the server while the save reads the wiki): a 503 in words, nothing sent to the wiki."""
+
+    def test_the_database_gone_mid_save_answers_503_in_words_and_saves_nothing(self):
+        users = cast()
+        with FaultyProxy(self.server.base_url) as proxy, override_settings(
+                SIDE_WIKI_API_URL=proxy.api_url, SIDE_WIKI_USERNAME=self.bot_user, SIDE_WIKI_PASSWORD=self.bot_password,
+                SIDE_WIKI_RETRIES=1, SIDE_WIKI_BACKOFF=0.1):
+            title = f"Side database gone test {uuid.uuid4().hex[:8]}"
+            self.server.edit(title, TWICE)
+            scan_titles(proxy, title)
+            claim = judged_not_supported(Claim.objects.get(article__title=title, text__startswith="In 1947"))
+            base = self.server.current_revid(title)
+            client = Client()
+            client.login(username=users["editor"].username, password=PASSWORD)
+            url = reverse("claim_tag", args=[claim.pk])
+            token = client.get(url).context["proposal"].token
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                (pid,) = cursor.fetchone()
+
+            def drop_the_connection():
+                proxy.wait_held(1)
+                try:
+                    with connections["default"].cursor() as cursor:  # this thread's own connection
+                        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+                finally:
+                    connections.close_all()
+                    proxy.release()
+
+            proxy.hold("inprop=protection")  # the save's read of the page, in the lock
+            dropper = threading.Thread(target=drop_the_connection)
+            dropper.start()
+            response = client.post(url, {"confirm": "1", "token": token})
+            dropper.join(30)
+        self.assertContains(response, "database does not answer just now", status_code=503)
+        self.assertEqual(self.server.current_revid(title), base)
+        self.assertNotIn("failed verification", self.server.admin_site.pages[title].text(cache=False))
+        connection.close()  # the terminated one: the next query opens a new connection
+        self.assertFalse(AuditEntry.objects.filter(status__in=["saved", "pending"]).exists())
