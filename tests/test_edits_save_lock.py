@@ -101,7 +101,7 @@ class PageLockTests(BehindProxy):
         waited = time.monotonic() - started
         self.assertContains(response, "another save of this page is still running", status_code=409)
         self.assertLess(waited, 12)
-        self.assertGreaterEqual(waited, lock_timing(12, 2).wait)
+        self.assertGreaterEqual(waited, lock_timing(12, 2).wait - 0.5)  # it did wait (redis-py polls every 0.1 s)
         self.assert_nothing_saved()
 
     def test_every_way_out_of_a_save_leaves_the_page_unlocked(self):

@@ -4,13 +4,15 @@ the revision the "nobody edited since" check starts from is the token's; the pub
 hands out no token anyone could save with."""
 from __future__ import annotations
 
+import time
+
 from django.core import signing
 from django.test import Client, TestCase
 from django.urls import reverse
 
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.saving import marker
-from sideapp.edits.tokens import SALT
+from sideapp.edits.tokens import SALT, TOKEN_MAX_AGE
 from sideapp.models import Claim
 from tests.edits_support import judged_not_supported
 from tests.test_edits_saving import TWICE
@@ -66,6 +68,18 @@ class SaveTokenTests(OnSharedWikiWithBot, TestCase):
         forged = forged_body.rsplit(":", 2)[0] + token[len(token.rsplit(":", 2)[0]):]  # the old signature kept
         response = self.editor().post(reverse("claim_tag", args=[self.claim.pk]), {"confirm": "1", "token": forged})
         self.assert_refused_and_unsaved(response, 400, "not issued by Side editor, or was changed")
+
+    def test_a_token_older_than_its_lifetime_is_refused_in_words(self):
+        token = self.token_of(self.editor(), self.claim)
+        payload = signing.loads(token, salt=SALT)
+
+        class IssuedLongAgo(signing.TimestampSigner):
+            def timestamp(self):
+                return signing.b62_encode(int(time.time()) - TOKEN_MAX_AGE - 60)
+
+        old = IssuedLongAgo(salt=SALT).sign_object(payload, compress=True)  # signed by the server, 31 minutes ago
+        response = self.editor().post(reverse("claim_tag", args=[self.claim.pk]), {"confirm": "1", "token": old})
+        self.assert_refused_and_unsaved(response, 400, "This preview is more than 30 minutes old")
 
     def test_a_token_for_another_action_of_the_same_claim_is_refused(self):
         client = self.editor()
