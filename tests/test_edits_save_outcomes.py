@@ -8,8 +8,10 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
+from django.conf import settings
 from django.test import Client, TestCase, override_settings
 from django.urls import reverse
+from redis import Redis
 
 from harness.faulty_proxy import FaultyProxy
 from sideapp.edits.models import AuditEntry
@@ -101,6 +103,21 @@ class UnknownOutcomeTests(BehindProxy):
         again = self.confirm()  # the same confirm, clicked again: the revision saved, no second edit
         self.assertContains(again, f'<strong id="saved-revision">{revision}</strong>', html=False)
         self.assertEqual(self.server.current_revid(self.title), revision)
+
+    def test_recovery_leaves_a_pending_save_whose_page_is_being_saved_for_its_next_round(self):
+        self.proxy.delay("action=edit", 4)
+        self.assertEqual(self.confirm().status_code, 202)
+        self.assertTrue(self.proxy.relayed_late.wait(30))
+        key = f"side:edit-lock:{self.claim.article.pk}"
+        store = Redis.from_url(settings.REDIS_URL)
+        store.set(key, "another save", ex=30)
+        self.addCleanup(store.delete, key)
+        with override_settings(SIDE_WEB_TIMEOUT=12, SIDE_WIKI_TIMEOUT=2):  # a 2 s wait for the lock
+            self.assertEqual(pending_saves_settle(older_than=timedelta(0)), 0)
+        self.assertEqual(AuditEntry.objects.get().status, "pending")
+        store.delete(key)
+        self.assertEqual(pending_saves_settle(older_than=timedelta(0)), 1)
+        self.assertEqual(AuditEntry.objects.get().status, "saved")
 
     def test_a_repeat_confirm_while_the_outcome_is_unknown_says_so_and_saves_nothing_more(self):
         self.proxy.delay("action=edit", 8)
