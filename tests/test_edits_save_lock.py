@@ -106,8 +106,8 @@ class PageLockTests(BehindProxy):
 
     def test_every_way_out_of_a_save_leaves_the_page_unlocked(self):
         key = lock_key(self.claim.article)
-        self.server.edit(self.title, self.wiki_text().replace("\n\n== Legacy ==", "\nShe retired in 1960.\n\n== Legacy =="),
-                         summary="someone edits the section")
+        theirs = self.wiki_text().replace("\n\n== Legacy ==", "\nShe retired in 1960.\n\n== Legacy ==")
+        self.server.edit(self.title, theirs, summary="someone edits the section")
         self.assertEqual(self.confirm().status_code, 409)  # an edit conflict
         self.assertFalse(self.store().exists(key))
         self.proxy.delay("action=edit", 1)
@@ -125,8 +125,8 @@ class RedisGoneAfterTheSaveTests(OnSharedWikiWithBot, TransactionTestCase):
 
     def test_a_redis_error_after_the_save_answers_saved_and_keeps_the_recheck_for_recovery(self):
         users = cast()
-        server, title = page_for_edits(self, "Side redis after test", text=TWICE, bot=(self.bot_user, self.bot_password),
-                                       SIDE_WIKI_RETRIES=1, SIDE_WIKI_BACKOFF=0.1)
+        server, title = page_for_edits(self, "Side redis after test", text=TWICE,
+                                       bot=(self.bot_user, self.bot_password), SIDE_WIKI_RETRIES=1, SIDE_WIKI_BACKOFF=0.1)
         claim = judged_not_supported(Claim.objects.get(article__title=title, text__startswith="In 1947"))
         client = Client()
         client.login(username=users["editor"].username, password=PASSWORD)

@@ -280,8 +280,9 @@ def pending_saves_settle(*, older_than: timedelta = PENDING_GRACE) -> int:
         try:
             with page_lock(entry.article):
                 entry.refresh_from_db()
-                if entry.status == AuditEntry.Status.PENDING and _settled(
-                        entry, final=entry.created_at < timezone.now() - PENDING_GRACE).status != AuditEntry.Status.PENDING:
+                final = entry.created_at < timezone.now() - PENDING_GRACE
+                if entry.status == AuditEntry.Status.PENDING and \
+                        _settled(entry, final=final).status != AuditEntry.Status.PENDING:
                     settled += 1
         except (EditConflict, SavingUnavailable) as exc:  # its page is being saved, or Redis is away: next round
             log.warning("pending save %s not settled this time: %s", entry.pk, exc)

@@ -409,8 +409,8 @@ class WikiClient:
         except WikiUnavailable as exc:
             if _maybe_sent(exc.__cause__):
                 raise EditOutcomeUnknown(
-                    f"the save was sent to the wiki but no answer came back ({_unanswered(exc.__cause__, self.config)}), "
-                    "so the wiki may have stored it") from exc
+                    "the save was sent to the wiki but no answer came back "
+                    f"({_unanswered(exc.__cause__, self.config)}), so the wiki may have stored it") from exc
             raise
         if result.get("result") != "Success":
             raise EditRefused(refusal_sentence(*failure_code(result), title))
