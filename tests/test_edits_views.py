@@ -83,7 +83,7 @@ class EditPagesTests(TestCase):
         url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
         response = self.as_user("editor").get(url, {"mode": "replace"})
         self.assertContains(response, '<span class="diff-add">+The tower was lit', html=False)
-        self.assertContains(response, "title=Tall {{!}} towers &amp;lt;i&amp;gt;")
+        self.assertContains(response, "title=Tall &amp;#124; towers &amp;lt;i&amp;gt;")
         self.assertNotContains(response, "<script>alert(1)</script>")
         self.assertContains(response, 'name="confirm" value="1"', html=False)
         self.assertContains(response, 'name="mode" value="replace"', html=False)
