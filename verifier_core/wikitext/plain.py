@@ -49,7 +49,10 @@ _REFERENCES = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;", "{": "&#123
 _ALWAYS = re.compile(r"[<>\[\]{}|]")
 _ENTITY = re.compile(r"&(?=#?\w+;)")  # an & that starts a character reference
 _RUNS = re.compile(r"~{3,}|_{2,}|'{2,}")  # signatures, magic words / behaviour switches, bold and italic
-_SCHEME = re.compile(r"(?<![\w+.-])([A-Za-z][A-Za-z0-9+.-]*):(?=\S)")  # "https:", "mailto:": a free link
+# The colon of "https:", "mailto:", "news:" ...: the wiki links a URL in text on its own (a
+# "free link"). Every protocol ends in a letter, and the wiki matches them ignoring case
+# (so "ſ" may stand for "s"): a colon after any letter, before a non-blank, is written "&#58;".
+_SCHEME = re.compile(r"(?<=[^\W\d_]):(?=\S)")
 _MAGIC_LINK = re.compile(r"\b(?:ISBN|RFC|PMID)(?=\s|&nbsp;)")  # MediaWiki's magic links
 _LINE_START = frozenset("*#:;=!-")  # list, definition, heading, table and rule syntax at a line's start
 
@@ -61,11 +64,11 @@ def _reference(char: str) -> str:
 def _text(value: str) -> str:
     # One line: no heading, list, table or rule can start inside it.
     value = " ".join(value.split())
-    value = "".join(c for c in value if c not in _BIDI and unicodedata.category(c) != "Cc")
+    value = " ".join("".join(c for c in value if c not in _BIDI and unicodedata.category(c) != "Cc").split())
     value = _ENTITY.sub("&amp;", value)
     value = _ALWAYS.sub(lambda m: _REFERENCES[m.group(0)], value)
     value = _RUNS.sub(lambda m: "".join(_reference(c) for c in m.group(0)), value)
-    value = _SCHEME.sub(lambda m: m.group(1) + "&#58;", value)
+    value = _SCHEME.sub("&#58;", value)
     value = _MAGIC_LINK.sub(lambda m: _reference(m.group(0)[0]) + m.group(0)[1:], value)
     if value[:1] in _LINE_START or value[:1] == "'":  # a template may write it at a line's start
         value = _reference(value[0]) + value[1:]
