@@ -63,6 +63,9 @@ class PlainTextTests(unittest.TestCase):
             self.assertEqual(len(links), 1, value)
             self.assertEqual(str(links[0].url), "https://ok.example/")
 
+    def test_a_character_the_wiki_normalises_into_markup_is_judged_as_the_wiki_reads_it(self):
+        self.assertEqual(plain_wikitext("\u037e term"), "&#59; term")  # GREEK QUESTION MARK: NFC ";"
+
     def test_an_entity_of_the_page_shows_as_the_page_wrote_it(self):
         self.assertEqual(shown(plain_wikitext("&#91;&#91;Category:X&#93;&#93;")), "&#91;&#91;Category:X&#93;&#93;")
         self.assertEqual(shown(plain_wikitext("&lt;i&gt;")), "&lt;i&gt;")
@@ -72,6 +75,7 @@ class PlainTextTests(unittest.TestCase):
     def test_any_text_keeps_its_words_and_no_markup_character(self, value):
         written = plain_wikitext(value)
         self.assertFalse(re.search(r"[\[\]{}<>|\n\r]|~~~|__|''", written), written)
+        value = unicodedata.normalize("NFC", value)
         kept = "".join(c for c in " ".join(value.split()) if unicodedata.category(c) != "Cc")
         kept = "".join(c for c in kept if c not in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                        "\u2066\u2067\u2068\u2069\ufeff")

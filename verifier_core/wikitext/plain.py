@@ -62,6 +62,9 @@ def _reference(char: str) -> str:
 
 
 def _text(value: str) -> str:
+    # As the wiki will read it: it stores text in NFC, which turns some characters into
+    # markup ones (U+037E GREEK QUESTION MARK is ";").
+    value = unicodedata.normalize("NFC", value)
     # One line: no heading, list, table or rule can start inside it.
     value = " ".join(value.split())
     value = " ".join("".join(c for c in value if c not in _BIDI and unicodedata.category(c) != "Cc").split())
@@ -99,7 +102,7 @@ def _shown(url: str) -> str:
 
 
 def _url(value: str) -> str:
-    url = value.strip()
+    url = unicodedata.normalize("NFC", value).strip()  # as the wiki will store it
     try:
         parts = urlsplit(url)
     except ValueError:
