@@ -3,7 +3,8 @@ whose title, site name or address carries markup, added, put in place of a faili
 citation, or given as the archived copy, leaves the page's links, categories, templates,
 external links, properties and headings as they were, plus the new address alone; the
 pre-save transform (signatures, subst:) finds nothing to do; the page shows the value's
-words. Hostile values from a list, then generated ones (hypothesis, fixed seed)."""
+words. Hostile values from a list, then generated ones (hypothesis, fixed seed), and an
+add and a replace through the app, saved on the wiki."""
 from __future__ import annotations
 
 import unicodedata
@@ -12,18 +13,17 @@ import uuid
 from datetime import date
 from urllib.parse import unquote
 
+from django.test import TestCase, override_settings
+from django.urls import reverse
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
-from django.test import TestCase
-from django.urls import reverse
 
 from harness.mediawiki import shared_test_wiki
 from sideapp.models import Claim
 from tests.edits_support import judged_not_supported, suggested
 from tests.test_edits_wiki import PAGE as EDIT_PAGE
-from tests.users import PASSWORD, cast
 from tests.test_wikitext_plain import HOSTILE
+from tests.users import PASSWORD, cast
 from tests.wiki_parse_support import added, parsed, removed, with_templates, words
 from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 from verifier_core.wikitext import extract
@@ -82,7 +82,8 @@ class WikiJudgedTestCase(unittest.TestCase):
         with_templates(cls.server)
         cls.before = parsed(cls.server, ARTICLE)
 
-    def assert_only_addresses_added(self, texts: list[str], urls: list[str], templates: frozenset = frozenset()) -> dict:
+    def assert_only_addresses_added(self, texts: list[str], urls: list[str],
+                                    templates: frozenset = frozenset()) -> dict:
         """The pages `texts` (edits of ARTICLE, judged in one parse: one after the other)
         have what ARTICLE has, plus the external links `urls` (as written before any
         escaping) and the citation `templates`, and nothing else; the pre-save transform
@@ -227,8 +228,6 @@ class SuggestedPageWithMarkupFlowTests(OnSharedWikiWithBot, TestCase):
     URL = "https://harbour.example/history?a=1&b=2"
 
     def setUp(self):
-        from django.test import override_settings
-
         users = cast()
         self.client.login(username=users["editor"].username, password=PASSWORD)
         with_templates(self.server)

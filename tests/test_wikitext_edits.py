@@ -235,4 +235,5 @@ class CorrectFigureFromThePageTests(TestCase):
     def test_the_figure_a_page_gives_is_written_as_plain_words(self):
         change = correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1994",
                                 given="1996 [[Category:Spam]] ~~~~")
-        self.assertIn("It reopened in 1996 &#91;&#91;Category&#58;Spam&#93;&#93; &#126;&#126;&#126;&#126; with", change.new)
+        self.assertIn("It reopened in 1996 &#91;&#91;Category&#58;Spam&#93;&#93; &#126;&#126;&#126;&#126; with",
+                      change.new)

@@ -31,7 +31,8 @@ class ReportTableTests(unittest.TestCase):
         self.assertIn("[[Special:Permalink/42|revision 42]] of [[Bridge]] on 2026-11-23: 2 claims", text)
 
     def test_a_url_with_markup_stays_one_link(self):
-        text = self.table(ReportRow("Claim.", "", "not supported", (Link("https://a.example/~~~~__NOTOC__''x''", "A"),)))
+        link = Link("https://a.example/~~~~__NOTOC__''x''", "A")
+        text = self.table(ReportRow("Claim.", "", "not supported", (link,)))
         self.assertIn("| [https://a.example/%7E%7E%7E%7E%5F%5FNOTOC%5F%5F%27%27x%27%27 A]\n", text)
 
     def test_a_link_that_is_not_http_is_shown_as_text(self):
