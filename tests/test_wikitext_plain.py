@@ -21,7 +21,7 @@ HOSTILE = [
     "<nowiki>", "</nowiki>", "&#91;&#91;Category:X&#93;&#93;", "\n== H ==", "\n* item", "\n{|", "----",
     "a\u202eb", "''bold''", "[http://x y]", "ISBN 978-3-16-148410-0", "RFC 123", "PMID 1",
     "see https://spam.example/x", "mailto:a@b.example", "&lt;b&gt;", "x\x7f'\"`UNIQ--nowiki-00000001-QINU`\"'\x7fy",
-    "a|b=c", "-{zh-hans:x}-", "'quoted'", "line\u2028break", "{{#invoke:X|y}}", "<br>", "; term : def",
+    "a|b=c", "éISBN 978-3-16-148410-0", "xRFC 123", "-{zh-hans:x}-", "'quoted'", "line\u2028break", "{{#invoke:X|y}}", "<br>", "; term : def",
 ]
 
 
@@ -42,7 +42,7 @@ class PlainTextTests(unittest.TestCase):
             for bare in ("[", "]", "{", "}", "<", ">", "|", "~~~", "__", "''", "\n", "\u202e", "\x7f"):
                 self.assertNotIn(bare, written, (value, written))
             self.assertNotRegex(written, r"(?i)\b(?:https?|mailto):\S", (value, written))
-            self.assertNotRegex(written, r"\b(?:ISBN|RFC|PMID)\s", (value, written))
+            self.assertNotRegex(written, r"(?:ISBN|RFC|PMID)\s", (value, written))
 
     def test_the_words_shown_are_the_values_words_on_one_line(self):
         for value in HOSTILE:

@@ -53,7 +53,9 @@ _RUNS = re.compile(r"~{3,}|_{2,}|'{2,}")  # signatures, magic words / behaviour 
 # "free link"). Every protocol ends in a letter, and the wiki matches them ignoring case
 # (so "ſ" may stand for "s"): a colon after any letter, before a non-blank, is written "&#58;".
 _SCHEME = re.compile(r"(?<=[^\W\d_]):(?=\S)")
-_MAGIC_LINK = re.compile(r"\b(?:ISBN|RFC|PMID)(?=\s|&nbsp;)")  # MediaWiki's magic links
+# MediaWiki's magic links ("ISBN 0-...", "RFC 123", "PMID 1"), where a wiki has them on: written
+# whatever stands before them, since what counts as a word boundary there is the wiki's to say.
+_MAGIC_LINK = re.compile(r"(?:ISBN|RFC|PMID)(?=\s)")
 _LINE_START = frozenset("*#:;=!-")  # list, definition, heading, table and rule syntax at a line's start
 
 
@@ -65,7 +67,8 @@ def _text(value: str) -> str:
     # As the wiki will read it: it stores text in NFC, which turns some characters into
     # markup ones (U+037E GREEK QUESTION MARK is ";").
     value = unicodedata.normalize("NFC", value)
-    # One line: no heading, list, table or rule can start inside it.
+    # One line (blanks and line breaks one space): no heading, list, table or rule can start
+    # inside it; controls and bidi controls, never shown, go.
     value = " ".join(value.split())
     value = " ".join("".join(c for c in value if c not in _BIDI and unicodedata.category(c) != "Cc").split())
     value = _ENTITY.sub("&amp;", value)
