@@ -46,9 +46,42 @@ class NewCitationTests(TestCase):
         ref = new_citation(NewSource(url="https://x.example/a|b c", title="A | B }} <ref>",
                                  access_date=date(2026, 1, 2)))
         self.assertIn("url=https://x.example/a%7Cb%20c ", ref)
-        self.assertIn("title=A {{!}} B } } &lt;ref&gt;", ref)
+        self.assertIn("title=A &#124; B &#125;&#125; &lt;ref&gt;", ref)
         self.assertEqual(ref.count("</ref>"), 1)
         self.assertNotIn("website=", ref)
+
+    def test_a_title_and_site_name_with_markup_reach_the_citation_as_plain_words(self):
+        hostile = "Harbour [[Category:Spam]] ~~~~ [https://spam.example buy] __NOINDEX__"
+        ref = new_citation(NewSource(url="https://h.example/x", title=hostile, website="{{subst:Spam}} ''Site''",
+                                     access_date=date(2026, 1, 2)))
+        body = ref.removeprefix("<ref>{{cite web |url=https://h.example/x |").removesuffix("}}</ref>")
+        for markup in ("[", "]", "{", "}", "~~~", "__", "''", "https:"):
+            self.assertNotIn(markup, body)
+        self.assertIn("title=Harbour &#91;&#91;Category&#58;Spam&#93;&#93; ", body)
+        self.assertIn("website=&#123;&#123;subst&#58;Spam&#125;&#125; &#39;&#39;Site&#39;&#39; ", body)
+
+    def test_the_site_name_the_article_already_writes_is_kept_as_it_writes_it(self):
+        article = ('A.<ref>{{cite web |url=https://times.example/a |title=A |website=[[The Times]]}}</ref>\n'
+                   'B.<ref>{{cite web |url=https://other.example/b |title=B}}</ref>\n')
+        change = add_citation(article, target=target_for(article, "B"),
+                              source=NewSource(url="https://times.example/c", title="C", website="Times | [[Spam]]",
+                                               access_date=date(2026, 1, 2)))
+        self.assertIn("|title=C |website=[[The Times]] |access-date=", change.new)
+
+    def test_an_address_that_is_not_a_web_address_is_refused_in_words(self):
+        for url in ("javascript:alert(1)", "ftp://x.example/a", "//x.example/a"):
+            with self.assertRaisesRegex(LocateError, "is not a web address"):
+                new_citation(NewSource(url=url, title="T", access_date=date(2026, 1, 2)))
+            with self.assertRaisesRegex(LocateError, "is not a web address"):
+                replace_citation(REUSED, target=target_for(REUSED, "It carries"),
+                                 source=NewSource(url=url, title="T", access_date=date(2026, 1, 2)))
+
+    def test_an_address_with_markup_stays_one_working_url(self):
+        ref = new_citation(NewSource(url="https://x.example/a]] [[Category:X]] ~~~~ __NOTOC__ ''b''",
+                                     title="", access_date=date(2026, 1, 2)))
+        self.assertIn("url=https://x.example/a%5D%5D%20%5B%5BCategory:X%5D%5D%20%7E%7E%7E%7E%20%5F%5FNOTOC"
+                      "%5F%5F%20%27%27b%27%27 ", ref)
+        self.assertNotIn("[[", ref)
 
 
 class AddCitationTests(TestCase):
@@ -274,3 +307,11 @@ class DiffTests(TestCase):
         self.assertTrue(diff.startswith("--- Bridge (current)\n+++ Bridge (proposed)\n"))
         self.assertEqual([l[0] for l in diff.splitlines()[3:]], ["-", "+"])
         self.assertIn(NEW_REF, diff)
+
+
+class CorrectFigureFromThePageTests(TestCase):
+    def test_the_figure_a_page_gives_is_written_as_plain_words(self):
+        change = correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1994",
+                                given="1996 [[Category:Spam]] ~~~~")
+        self.assertIn("It reopened in 1996 &#91;&#91;Category&#58;Spam&#93;&#93; &#126;&#126;&#126;&#126; with",
+                      change.new)

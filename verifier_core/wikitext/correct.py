@@ -19,6 +19,7 @@ from mwparserfromhell.nodes import HTMLEntity, Template, Text
 from . import types as wt
 from .edits import RefTarget, WikitextChange, _checked
 from .locate import LocateError, masked
+from .plain import plain_wikitext
 from .render import plain
 from .sentence import claim_span
 from .template_figures import changed_template
@@ -41,6 +42,7 @@ def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str
     claim that `target` cites; found when not given) write it once. LocateError in words
     when they do not, or not in a way that can be changed with certainty."""
     target = _checked(wikitext, target)
+    given = plain_wikitext(given)  # read from the cited page: its words, never markup
     claim = claim or _claim_at(wikitext, target)
     start, end = claim_span(wikitext, words=claim.text, end=target.start,
                             hint=claim.span[0] if claim.span else None)

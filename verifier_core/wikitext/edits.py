@@ -36,6 +36,7 @@ from .diff import unified_diff, word_unified_diff
 from .locate import LocateError, attached_tags, masked, ref_occurrences
 from .names import SPAN_TAGS, template_key
 from .params import named, positional
+from .plain import plain_wikitext
 from .style import ArticleCitations, CiteStyle, article_citations, format_date
 from .types import RefOccurrence
 
@@ -115,23 +116,19 @@ def occurrence_target(wikitext: str, occurrence: RefOccurrence) -> RefTarget:
                      name=occurrence.name, group=occurrence.group)
 
 
-def _field(value: str) -> str:
-    """A template parameter value that cannot end the template or the ref early."""
-    value = " ".join(value.split()).replace("{{", "{ {").replace("}}", "} }")
-    return value.replace("<", "&lt;").replace(">", "&gt;").replace("|", "{{!}}")
-
-
 def new_citation(source: NewSource, style: CiteStyle = CiteStyle()) -> str:
     """`<ref>{{cite web |url= |title= |website= |access-date=}}</ref>` in `style` (its
-    template, site parameter, site name and date format); the URL keeps its characters
-    except those that would end the template ("|" as %7C, spaces as %20)."""
-    url = source.url.strip().replace(" ", "%20").replace("|", "%7C")
-    url = url.replace("{", "%7B").replace("}", "%7D").replace("<", "%3C").replace(">", "%3E")
-    site = style.site_name or source.website
+    template, site parameter, site name and date format). Every value of the fetched page
+    (its URL, title and site name) is written as plain text (`plain_wikitext`): nothing it
+    says becomes markup; a URL that is not http(s) is refused (NotPlain, a LocateError).
+    A site name the article itself already writes (`style.site_name`) is the article's own
+    wikitext and is written as the article writes it."""
+    url = plain_wikitext(source.url, "url")
+    site = " ".join(style.site_name.split()) or plain_wikitext(source.website)
     parts = [
         f"url={url}",
-        f"title={_field(source.title) or _field(url)}",
-        *([f"{style.site_param}={_field(site)}"] if site.strip() else []),
+        f"title={plain_wikitext(source.title) or plain_wikitext(source.url)}",
+        *([f"{style.site_param}={site}"] if site else []),
         f"access-date={format_date(source.access_date or date.today(), style.date_format)}",
     ]
     return "<ref>{{" + style.template + " |" + " |".join(parts) + "}}</ref>"
