@@ -131,9 +131,11 @@ def _state(wikiid: str, page_id: int) -> tuple[str, str]:
 
 def _keep(page, field: str, state: tuple[str, str], response) -> None:
     headers = {k: v for k, v in response.items() if k not in SKIPPED}
-    # Served for at most the findings' max-age: an offer that expires with time alone (no write
-    # reports it; the view's ETag counts it) is seen within that.
+    # Served for at most the findings' max-age, and never past the moment one of the page's
+    # offers expires with time alone (no write reports it; the view's ETag counts it).
     until = time.time() + settings.SIDE_API_FINDINGS_MAX_AGE
+    if getattr(response, "fast_until", None):
+        until = min(until, response.fast_until)
     value = json.dumps({"until": until, "headers": headers}).encode() + b"\n" + response.content
     try:
         _script(_KEEP)(keys=[_answers(*page[:2]), _generation(*page[:2]), EPOCH],

@@ -98,6 +98,16 @@ def offers_state(article: Article, *, now: datetime | None = None) -> str:
     return hashlib.sha1(repr(state).encode()).hexdigest()[:12] if state else "0"
 
 
+def offers_turn(article: Article, *, now: datetime | None = None) -> datetime | None:
+    """When the next of the page's offers expires with time alone (its page read
+    SIDE_SUGGESTION_MAX_AGE_DAYS ago), None when none will: what a kept answer may not outlive."""
+    now = now or timezone.now()
+    rows = Suggestion.objects.filter(claim__revision_claims__revision=article.current_revision_id).values_list(
+        "source__fetched_at", "source__document__fetched_at")
+    ends = [(read or read_doc) + suggestion_max_age() for read, read_doc in rows if read or read_doc]
+    return min((end for end in ends if end > now), default=None)
+
+
 def failing_citations(article: Article) -> list[ClaimCitation]:
     """Edit Check's cards: each citation of the current scanned revision judged
     not_supported with high confidence, in article order."""

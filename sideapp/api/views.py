@@ -66,6 +66,8 @@ def findings(request):
     if etag:
         response["ETag"] = etag
         response.fast_keep = True  # no check running, places known: the fast path may serve it
+        turn = selectors.offers_turn(article)
+        response.fast_until = turn.timestamp() if turn else None  # an offer expiring with time alone
     return response
 
 
