@@ -104,17 +104,19 @@ def claim_proposal_view(request, pk: int):
 
 @public_api(methods=("POST",))
 def scan_ask(request):
-    # Counted before anything else: every request costs the limit, a malformed one too.
-    hits, left = cache.window_count(f"side:api:scan-rate:{client_address(request)}",
-                                    window=settings.SIDE_API_SCAN_WINDOW)
-    if hits > settings.SIDE_API_SCAN_LIMIT:
-        raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
-                       code="rate_limited", headers={"Retry-After": str(left)})
+    # Only accepted requests count: a few malformed calls from one address (many readers
+    # behind one proxy) must not lock the gadget's "Check this revision" out for all of them.
+    # A client already at the limit is refused before its request is read; an accepted one is
+    # counted before its scan is made, so requests racing past the first look stop there.
+    rate_key = f"side:api:scan-rate:{client_address(request)}"
+    _over_limit(*cache.window_hits(rate_key), at=settings.SIDE_API_SCAN_LIMIT)
     data = json_body(request)
     wiki = selectors.known_wiki(text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
     if wiki is None:
         raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
     title, page_id = page_to_scan(wiki, data)
+    _over_limit(*cache.window_count(rate_key, window=settings.SIDE_API_SCAN_WINDOW),
+                at=settings.SIDE_API_SCAN_LIMIT + 1)
     job, created = page_scan_ask(wiki=wiki, title=title, page_id=page_id)
     url = _url(request, "api_scan_status", job.pk)
     response = json_answer({"job": job.pk, "url": url, "title": title, "status": job.status, "joined": not created},
@@ -139,6 +141,12 @@ def scan_status(request, pk: int):
 
 
 # --- helpers ------------------------------------------------------------------------
+
+def _over_limit(hits: int, left: int, *, at: int) -> None:
+    if hits >= at:
+        raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
+                       code="rate_limited", headers={"Retry-After": str(left)})
+
 
 def _id(pk: int) -> int:
     """A path's id; past PostgreSQL's ids (an int the address takes but no row can have), 0."""
