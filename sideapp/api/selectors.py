@@ -7,7 +7,7 @@ from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.claims.places import places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
-from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
+from sideapp.scans.models import Article, ArticleTitle, ScanItem, ScanJob, Wiki
 from sideapp.scans.pages import PAGE_FIRST
 from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.verdicts import HIGH
@@ -25,6 +25,11 @@ def page_article(*, wiki_id: str, page_id: int | None = None, title: str = "") -
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
     return articles.filter(title=title_form(title)).order_by(*PAGE_FIRST).first() if title else None
+
+
+def title_held_before(wiki_id: str, title: str) -> bool:
+    """Whether a page Side editor scanned once had `title` (it moved since)."""
+    return bool(title) and ArticleTitle.objects.filter(article__wiki__wikiid=wiki_id, title=title_form(title)).exists()
 
 
 def title_form(title: str) -> str:

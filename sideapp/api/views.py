@@ -28,7 +28,8 @@ from sideapp.pipeline.stages import scan_progress
 from sideapp.scans.models import Article, ScanJob
 from sideapp.scans.pages import article_rename
 from sideapp.scans.wikiapi import PageMissing, WikiError
-from sideapp.scans.wikipages import latest_of_page
+from sideapp.scans.wikipages import latest_of_page, revision_sha1, title_info
+from verifier_core.wikitext import redirect_target
 from sideapp.scans.wikis import client_for
 
 LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
@@ -185,6 +186,8 @@ def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
     if selectors.known_wiki(wiki_id) is None:
         raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
     article = selectors.page_article(wiki_id=wiki_id, page_id=page_id, title=title)
+    if page_id is None and (_is_redirect(article) if article else selectors.title_held_before(wiki_id, title)):
+        article = _through_redirect(wiki_id, title) or article
     if article is not None and article.deleted_at is not None:
         raise ApiError(404, "This page was deleted on the wiki.", code="deleted")
     if article is None or article.current_revision is None:
@@ -192,13 +195,37 @@ def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
     return article
 
 
+def _is_redirect(article: Article) -> bool:
+    revision = article.current_revision
+    return revision is not None and redirect_target(revision.wikitext) is not None
+
+
+def _through_redirect(wiki_id: str, title: str) -> Article | None:
+    """The scanned article a title leads to on the wiki when it is no page Side editor
+    checked itself: a moved page's old title, left as a redirect for its readers (asked at
+    most once a minute per title, and only for a title a scanned page once had or a page
+    scanned as a redirect: an unknown title costs the wiki nothing)."""
+    wiki = selectors.known_wiki(wiki_id)
+    key = f"side:api:title:{wiki.pk}:{selectors.title_form(title)}"
+    page_id = cache.cached_json(key)
+    if page_id is None:
+        try:
+            info = title_info(client_for(wiki, interactive=True), title, follow=True)
+        except WikiError:
+            return None  # the wiki did not answer: the title stays unknown
+        page_id = info.page_id if info.namespace == 0 else 0
+        cache.keep_json(key, page_id, seconds=LATEST_SECONDS)
+    return selectors.page_article(wiki_id=wiki_id, page_id=page_id) if page_id else None
+
+
 def _stale(article: Article, viewed: int | None) -> bool | None:
     """Whether the wiki has a newer revision than the scanned one: the viewed revision when
     the page says which it is, else the wiki's latest of the page id (asked at most once a
-    minute; a page found under a new title is renamed: it moved)."""
+    minute; a page found under a new title is renamed: it moved). A newer revision of the
+    same text (the null revision a move or a protection writes) is no change: not stale."""
     scanned = article.current_revision.rev_id
     if viewed is not None:
-        return viewed > scanned
+        return viewed > scanned and not _same_text(article, viewed)
     key = f"side:api:latest:{article.pk}"
     latest = cache.cached_json(key)
     if latest is None:
@@ -216,7 +243,24 @@ def _stale(article: Article, viewed: int | None) -> bool | None:
         except WikiError:
             return None  # unknown: the wiki did not answer
         cache.keep_json(key, latest, seconds=LATEST_SECONDS)
-    return latest > scanned
+    return latest > scanned and not _same_text(article, latest)
+
+
+def _same_text(article: Article, rev_id: int) -> bool:
+    """Whether revision `rev_id` holds the scanned revision's text, by the wiki's hash of it
+    (asked once a minute per revision; unknown counts as changed)."""
+    scanned = article.current_revision.sha1
+    if not scanned:
+        return False
+    key = f"side:api:sha1:{article.wiki_id}:{rev_id}"
+    sha1 = cache.cached_json(key)
+    if sha1 is None:
+        try:
+            sha1 = revision_sha1(client_for(article.wiki, interactive=True), rev_id)
+        except WikiError:
+            return False
+        cache.keep_json(key, sha1, seconds=LATEST_SECONDS)
+    return sha1 == scanned
 
 
 def _with_suggestions(claim: Claim) -> Claim:
