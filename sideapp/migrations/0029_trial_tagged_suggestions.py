@@ -11,6 +11,6 @@ def tagged_wait_for_suggestions(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("sideapp", "0025_verdicts_reasons")]
+    dependencies = [("sideapp", "0028_scale_article_title_order")]
 
     operations = [migrations.RunPython(tagged_wait_for_suggestions, migrations.RunPython.noop)]
