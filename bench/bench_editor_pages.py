@@ -1,22 +1,29 @@
-"""Editors' pages under load: 50,000 claims in PostgreSQL, 10 concurrent clients.
+"""Editors' pages under load: 50,000 or 1,000,000 claims in PostgreSQL, 10 concurrent clients.
 
     .venv/bin/python bench/bench_editor_pages.py [--claims 50000] [--clients 10] [--seconds 20]
+        [--baseline COMMIT | issue31 | none] [--keep] [--reuse]
 
-Fills its own database (sideeditor_bench_pages) with claims spread over 500 articles
+Fills its own database (sideeditor_bench_pages, or $SIDE_BENCH_DB) with claims spread over 500 articles
 (verdicts, sections, suggestions and editors' dismissals as a finished scan leaves them),
-serves the app with gunicorn as configured in gunicorn.conf.py (workers: 2 x cores + 1) on loopback, and drives
+generated in PostgreSQL (bench/bulkfill.py: a million claims in about 6 minutes on 2 busy
+cores), serves the app with gunicorn as configured in gunicorn.conf.py (workers: 2 x cores + 1) on loopback, and drives
 each page kind with N clients, each logged in with its own session: first from wrk (a C
 load generator, bench/wrk.py), then from N Python client threads. Prints p50 / p95
 latency and requests per second per page kind and load generator. Baseline in the same run: the login
 form, a page with no query of its own, at the same load (the floor that the web stack,
 the sessions and the load generator on the same cores set for every page).
 
-Before and after in the same run: first the code before issue 31 (its substring search on
-trigram indexes, served from a `git archive` of that commit on the same database, its
-indexes put back for it) answers every page kind, then today's code.
+Before and after in the same run, on the same database: `--baseline COMMIT` serves every page
+kind first from that commit's code (a `git archive` of its tree), with the database migrated
+back to that commit's newest migration (today's later indexes dropped), then migrates it
+forward and serves today's code. `--baseline issue31` (the default) serves first the code
+before issue 31 (its substring search on trigram indexes, put back for it). The database is
+dropped at the end (a million claims take about 2 GB) unless `--keep`; `--reuse` runs on the
+database a `--keep` run left, without filling it again.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -31,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import baseline_tree  # noqa: E402
-from bench.benchdb import django_with, fresh_database, gunicorn, load_arguments  # noqa: E402
+from bench.benchdb import django_with, drop_database, fresh_database, gunicorn, load_arguments  # noqa: E402
 from bench import wrk  # noqa: E402
 from bench.machine import load_line  # noqa: E402
 
@@ -45,33 +52,89 @@ SUBSTRING_INDEXES = {"claim_text_trgm": "UPPER(text) gin_trgm_ops", "claim_rest_
 
 
 def fill(claims: int) -> list[int]:
-    """Write the claims; returns their primary keys."""
-    from django.contrib.auth.models import User
+    """Write the claims (generated in PostgreSQL: a million in minutes); returns their
+    primary keys. Each article holds claims // 500 of them; claim n of an article has two
+    of WORDS, a verdict, a score and a section drawn from a hash of its number, needs a
+    source if n % 17 == 0 (else it cites a page), has a suggestion if n % 3 == 0 (better
+    than its citation if n % 6 == 0); one claim in 20 is dismissed by one of 10 editors."""
+    import json
 
-    from harness.claims import ClaimRow, add_claims
+    from django.contrib.auth.models import User
+    from django.db import connection
+
+    from bench.bulkfill import indexes_set_aside, insert_select
+    from harness.claims import evidence
     from sideapp.claims.models import ClaimReview
-    from sideapp.models import Article, Revision, Wiki
+    from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
     from tests.users import make_user
 
     rng = random.Random(7)
     wiki = Wiki.objects.create(api_url="http://wiki.bench/api.php")
-    per_article, pks = claims // 500, []
+    per_article, articles, revisions = claims // 500, [], []
     for a in range(500):
         article = Article.objects.create(wiki=wiki, title=f"Bench {rng.choice(WORDS).title()} {a}")
         revision = Revision.objects.create(article=article, rev_id=a + 1, wikitext="")
         article.current_revision = revision
         article.save(update_fields=["current_revision"])
-        rows = [ClaimRow(f"The {rng.choice(WORDS)} {n} opened in {1800 + rng.randrange(200)} near the "
-                         f"{rng.choice(WORDS)}.", rng.choice(VERDICTS), rng.random(), [rng.choice(["History", "Design"])],
-                         needs_citation=n % 17 == 0, cited_url="" if n % 17 == 0 else f"http://s.bench/{a}/{n}",
-                         suggestion_url=f"http://g.bench/{a}/{n}" if n % 3 == 0 else "", better=n % 6 == 0)
-                for n in range(per_article)]
-        pks += [c.pk for c in add_claims(article, revision, rows, first=a * per_article)]
-    editors = [make_user(f"bench_editor_{n}", "editor") for n in range(10)]
-    ClaimReview.objects.bulk_create([ClaimReview(claim_id=pk, user=rng.choice(editors), kind="dismissed",
-                                                 reason="claim_fine") for pk in rng.sample(pks, len(pks) // 20)])
+        articles.append(article.pk)
+        revisions.append(revision.pk)
+    # What flag_rule makes of each verdict, with and without {{citation needed}}.
+    rules = ", ".join(f"('{v}', {n}, {f}, {look})" for v in VERDICTS for n in ("true", "false")
+                      for f, look in [Claim.flag_rule(verdict=v, confidence="high", needs_citation=n == "true")])
+    words = "ARRAY[" + ", ".join(f"'{w}'" for w in WORDS) + "]"
+    verdicts = "ARRAY[" + ", ".join(f"'{v}'" for v in VERDICTS) + "]"
+    sections = "ARRAY['History', 'Design']"
+
+    def pick(values: str, k: str, salt: int, size: int) -> str:  # hashint8 gives an int4: abs() as bigint
+        return f"({values})[1 + mod(abs(hashint8({k} * 7 + {salt})::bigint), {size})]"
+
+    numbered = (f"SELECT art.article_id, art.revision_id, n, (art.i - 1) * {per_article} + n AS k "
+                "FROM unnest(%s::bigint[], %s::bigint[]) WITH ORDINALITY AS art(article_id, revision_id, i) "
+                f"CROSS JOIN generate_series(0, {per_article - 1}) AS n")
+    drawn = (f"SELECT g.*, {pick(words, 'k', 1, 12)} AS w1, {pick(words, 'k', 2, 12)} AS w2, "
+             f"1800 + mod(abs(hashint8(k * 7 + 3)::bigint), 200) AS year, {pick(verdicts, 'k', 4, 4)} AS verdict, "
+             "abs(hashint8(k * 7 + 5)::bigint)::float8 / 2147483648 AS score, "
+             f"{pick(sections, 'k', 6, 2)} AS section, "
+             f"mod(n, 17) = 0 AS needs_citation, %s::jsonb AS evidence FROM ({numbered}) AS g")
+    tables = [m._meta.db_table for m in (Claim, RevisionClaim, Citation, ClaimCitation, Suggestion)]
+    with contextlib.ExitStack() as stack:
+        for table in tables:
+            stack.enter_context(indexes_set_aside(table))
+        insert_select(Claim, {
+            "article_id": "r.article_id", "fingerprint": "r.k::text",
+            "text": "'The ' || r.w1 || ' ' || r.n || ' opened in ' || r.year || ' near the ' || r.w2 || '.'",
+            "section": "jsonb_build_array(r.section)", "needs_citation": "r.needs_citation",
+            "first_revision_id": "r.revision_id", "last_revision_id": "r.revision_id", "verdict": "r.verdict",
+            "score": "r.score", "confidence": "'high'", "current": "true", "flagged": "rule.flagged",
+            "needs_look": "rule.needs_look", "verify_state": f"'{Claim.State.DONE}'", "evidence": "r.evidence",
+        }, f"FROM ({drawn}) AS r JOIN (VALUES {rules}) AS rule(verdict, needs_citation, flagged, needs_look) "
+           "USING (verdict, needs_citation) ORDER BY r.k",
+           [json.dumps(evidence("It is 31 m tall.")), articles, revisions])  # in the order they stand
+        # Claim n of article a is claim number a * per_article + n (its fingerprint).
+        a_n = f"(c.fingerprint::int / {per_article}) || '/' || mod(c.fingerprint::int, {per_article})"
+        insert_select(RevisionClaim, {"revision_id": "c.last_revision_id", "claim_id": "c.id",
+                                      "position": "c.fingerprint::int"}, "FROM sideapp_claim c")
+        insert_select(Citation, {"article_id": "c.article_id", "fingerprint": "'c' || c.fingerprint", "kind": "'ref'",
+                                 "raw": "'<ref/>'", "url": f"'http://s.bench/' || {a_n}"},
+                      "FROM sideapp_claim c WHERE NOT c.needs_citation")
+        insert_select(ClaimCitation, {"claim_id": "c.id", "citation_id": "cit.id", "verdict": "c.verdict",
+                                      "score": "c.score", "evidence": "c.evidence"},
+                      "FROM sideapp_claim c JOIN sideapp_citation cit ON cit.article_id = c.article_id "
+                      "AND cit.fingerprint = 'c' || c.fingerprint")
+        insert_select(Suggestion, {"claim_id": "c.id", "rank": "1", "url": f"'http://g.bench/' || {a_n}",
+                                   "title": "'A suggested page'", "score": "0.9", "verdict": "'supported'",
+                                   "beats_current": f"mod(mod(c.fingerprint::int, {per_article}), 6) = 0",
+                                   "evidence": "c.evidence"},
+                      f"FROM sideapp_claim c WHERE mod(mod(c.fingerprint::int, {per_article}), 3) = 0")
+    editors = [make_user(f"bench_editor_{n}", "editor").pk for n in range(10)]
+    users = "ARRAY[" + ", ".join(map(str, editors)) + "]"
+    insert_select(ClaimReview, {"claim_id": "c.id", "user_id": pick(users, "c.id", 8, 10),
+                                "kind": "'dismissed'", "reason": "'claim_fine'"},
+                  "FROM sideapp_claim c WHERE mod(abs(hashint8(c.id * 7 + 9)::bigint), 20) = 0")
     User.objects.filter(username__startswith="bench_editor_").update(is_active=True)
-    return pks
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM sideapp_claim ORDER BY id")
+        return [pk for (pk,) in cursor.fetchall()]
 
 
 def session(base: str, n: int):
@@ -184,26 +247,96 @@ def baseline_search(env: dict, clients: int, seconds: float, pks: list[int]) -> 
         sql("ANALYZE sideapp_claim")
 
 
-def main() -> None:
-    args = load_arguments(__doc__)
-    print(load_line("before the run"))
+def last_migration(commit: str) -> str:
+    """The newest migration of sideapp at `commit` (the schema that commit's code reads)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "sideapp/migrations/"],
+                            check=True, capture_output=True, text=True).stdout.split()
+    return max(Path(name).stem for name in listed if re.match(r"\d{4}_", Path(name).name))
+
+
+def baseline_commit(env: dict, commit: str, clients: int, seconds: float, pks: list[int]) -> None:
+    """Every page kind served by `commit`'s code (a `git archive` of its tree) on this
+    database, migrated back to that commit's schema (today's migrations since then undone:
+    its indexes, not this code's), then forward again for today's code."""
+    from dotenv import dotenv_values
+
+    from bench.benchdb import manage
+
+    older = last_migration(commit)
+    started = time.perf_counter()
+    manage(env, "migrate", "sideapp", older, "-v0")
+    subprocess.run(["psql", env["DATABASE_URL"], "-qc", "ANALYZE"], check=True)
+    print(f"migrated back to {older} (the schema of {commit[:9]}) in {time.perf_counter() - started:.0f} s")
+    folder = baseline_tree(commit, paths=())
+    try:
+        before_env = {**dotenv_values(ROOT / ".env"), **env}  # its tree has no .env of its own
+        with gunicorn(before_env, root=Path(folder.name)) as base:
+            sessions = [session(base, n) for n in range(clients)]
+            cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
+            print_load_table(base, page_kinds(pks), sessions, cookies, seconds,
+                             f"commit {commit[:9]} ({clients} concurrent clients, {len(pks):,} claims)")
+            for s in sessions:
+                s.close()
+    finally:
+        folder.cleanup()
+        started = time.perf_counter()
+        manage(env, "migrate", "-v0")
+        subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
+        print(f"migrated forward again in {time.perf_counter() - started:.0f} s")
+
+
+def options(parser) -> None:
+    parser.add_argument("--baseline", default="issue31", help="a commit whose code answers every page first, "
+                        "on the same database at its schema; 'issue31' (the default): the code before issue 31 "
+                        "with its trigram indexes; 'none': today's code only")
+    parser.add_argument("--keep", action="store_true", help="keep the filled database after the run")
+    parser.add_argument("--reuse", action="store_true", help="the database a --keep run left, as it is (no fill)")
+
+
+def prepared(args) -> tuple[dict, list[int]]:
+    """The benchmark's database, filled (or as a --keep run left it), and its claims' keys."""
+    from bench.benchdb import manage
+
+    if args.reuse:
+        env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}")
+        manage(env, "migrate", "-v0")
+        django_with(env)
+        from sideapp.models import Claim
+
+        return env, list(Claim.objects.order_by("pk").values_list("pk", flat=True))
     env = fresh_database(DB_NAME)
     django_with(env)
     started = time.perf_counter()
     pks = fill(args.claims)
-    print(f"filled {len(pks)} claims in {time.perf_counter() - started:.0f} s")
+    print(f"filled {len(pks):,} claims in {time.perf_counter() - started:.0f} s")
     # What autovacuum does to a table that has settled: statistics, and the visibility map
     # that lets the list's count read its index alone.
     subprocess.run(["psql", env["DATABASE_URL"], "-qc", "VACUUM ANALYZE"], check=True)
-    baseline_search(env, args.clients, args.seconds, pks)
+    return env, pks
+
+
+def main() -> None:
+    args = load_arguments(__doc__, more=options)
+    print(load_line("before the run"))
+    env, pks = prepared(args)
+    command = (f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} --clients {args.clients} "
+               f"--seconds {args.seconds:g} --baseline {args.baseline}")
+    print(command, flush=True)
+    if args.baseline == "issue31":
+        baseline_search(env, args.clients, args.seconds, pks)
+    elif args.baseline != "none":
+        baseline_commit(env, args.baseline, args.clients, args.seconds, pks)
     with gunicorn(env) as base:
-        print(f"command: .venv/bin/python bench/bench_editor_pages.py --claims {args.claims} "
-              f"--clients {args.clients} --seconds {args.seconds:g}")
         sessions = [session(base, n) for n in range(args.clients)]
         cookies = [f"sessionid={s.cookies['sessionid']}" for s in sessions]
         print_load_table(base, page_kinds(pks), sessions, cookies, args.seconds,
                          f"page ({args.clients} concurrent clients, {len(pks):,} claims)")
     print(load_line("after the run"))
+    if not args.keep:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(DB_NAME)  # a million claims take gigabytes
 
 
 if __name__ == "__main__":

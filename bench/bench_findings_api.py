@@ -2,7 +2,7 @@
 50,000 claims; with and without If-None-Match, beside the previous commit in the same run.
 
     .venv/bin/python bench/bench_findings_api.py [--claims 50000] [--clients 10] [--seconds 20]
-                                                 [--baseline COMMIT]
+                                                 [--baseline COMMIT] [--direct]
 
 Fills its own database (sideeditor_bench_api) with claims spread over 500 articles of one
 wiki known by its identity (100 claims a page, verdicts as a finished scan leaves them, a
@@ -16,6 +16,10 @@ the gadget does (`?wiki_id=&page_id=&revision=`): first plainly (a reader with n
 then revalidating with the ETag its last answer of that page carried (If-None-Match: a reader
 whose kept answer is older than its max-age, or the gadget after a check it asked for). The
 baseline answers those with the whole page again (it has no ETag); this checkout with 304.
+
+The readers reach gunicorn through a real nginx in front of it (harness/nginx.py, as
+docs/operations.md deploys it), for both sides; `--direct` asks gunicorn itself. wrk runs at
+most 4 threads for the connections (one per connection would take the cores it measures).
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ from bench import wrk  # noqa: E402 - after the path is set
 from bench.baseline import baseline_tree  # noqa: E402
 from bench.benchdb import django_with, free_port, fresh_database, own_redis, redis_forget  # noqa: E402
 from bench.machine import load_line  # noqa: E402
+from harness.nginx import Nginx  # noqa: E402
 
 REDIS_DB = own_redis()
 DB_NAME = "sideeditor_bench_api"
@@ -108,7 +113,8 @@ def run_wrk(base: str, etags: dict[str, str], *, clients: int, seconds: float, r
         listing = Path(tmp, "paths")
         listing.write_text("".join(f"{path}\t{etag}\n" for path, etag in etags.items()))
         env = dict(os.environ, SIDE_WRK_PATHS=str(listing), SIDE_WRK_REVALIDATE="1" if revalidate else "0")
-        out = subprocess.run(["wrk", f"-t{clients}", f"-c{clients}", f"-d{seconds:g}s", "-s", str(SCRIPT), base],
+        threads = min(clients, 4)
+        out = subprocess.run(["wrk", f"-t{threads}", f"-c{clients}", f"-d{seconds:g}s", "-s", str(SCRIPT), base],
                              env=env, capture_output=True, text=True, check=True).stdout
     line = next(l for l in out.splitlines() if l.startswith("WRK "))
     p50, p95, requests, rps, not_modified, failed = line.split()[1:]
@@ -119,7 +125,11 @@ def run_wrk(base: str, etags: dict[str, str], *, clients: int, seconds: float, r
 def measure(name: str, env: dict, cwd: Path, paths: list[str], args) -> list[tuple]:
     redis_forget(REDIS_DB, patterns=("side:api:findings:*", "side:api:latest:*"))
     server, base = serve(env, cwd)
+    proxy = None if args.direct else Nginx(upstream=base.removeprefix("http://"))
     try:
+        if proxy is not None:
+            proxy.start()
+            base = proxy.base_url
         etags = warm(base, paths)
         rows = []
         for revalidate in (False, True):
@@ -128,8 +138,14 @@ def measure(name: str, env: dict, cwd: Path, paths: list[str], args) -> list[tup
             print(f"  {name}, {'revalidating' if revalidate else 'plain'}: {figures}", flush=True)
         return rows
     finally:
+        if proxy is not None:
+            proxy.stop()
         server.terminate()
-        server.wait(timeout=20)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a worker stuck on the loaded machine
+            server.kill()
+            server.wait()
 
 
 def main() -> None:
@@ -138,6 +154,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--baseline", default=ISSUE_32_BASE)
+    parser.add_argument("--direct", action="store_true", help="readers ask gunicorn itself, no nginx in front")
     args = parser.parse_args()
     if not wrk.available():
         raise SystemExit(wrk.MISSING)
@@ -157,7 +174,8 @@ def main() -> None:
     rows += measure("this checkout", env, ROOT, paths, args)
     print(load_line("after the run"))
     print(f"\ncommand: .venv/bin/python bench/bench_findings_api.py --claims {args.claims} --clients {args.clients} "
-          f"--seconds {args.seconds:g}\n")
+          f"--seconds {args.seconds:g} --baseline {args.baseline[:7]}{' --direct' if args.direct else ''}\n")
+    print("readers -> gunicorn directly" if args.direct else "readers -> nginx -> gunicorn (harness/nginx.py)")
     print(f"| code | {args.clients} readers, {len(pages)} pages, {args.claims:,} claims | p50 ms | p95 ms | req/s "
           f"| answered 304 | errors |")
     print("|---|---|---|---|---|---|---|")

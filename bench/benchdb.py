@@ -85,12 +85,20 @@ def gunicorn(env: dict, settle: float = 4.0, root: Path = ROOT) -> Iterator[str]
             server.wait()
 
 
-def load_arguments(doc: str):
-    """--claims, --clients, --seconds: the options of the load benchmarks."""
+def load_arguments(doc: str, more=None):
+    """--claims, --clients, --seconds: the options of the load benchmarks; `more(parser)`
+    adds a benchmark's own."""
     import argparse
 
     parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--claims", type=int, default=50_000)
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=20)
+    if more is not None:
+        more(parser)
     return parser.parse_args()
+
+
+def drop_database(name: str) -> None:
+    quiet = dict(os.environ, PGOPTIONS="--client-min-messages=warning")
+    subprocess.run(["psql", ADMIN_URL, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True, env=quiet)

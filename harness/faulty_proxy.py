@@ -8,6 +8,8 @@ killed in the middle of its read, two watchers at once, a wiki down for a minute
         proxy.wait_held(1)                   # ...until one is in flight
         proxy.release()                      # then go through
         proxy.fail(503)                      # every request answers 503 until proxy.heal()
+        proxy.drop_answer("action=edit")     # such requests reach the wiki, their answers never come back
+        proxy.delay("action=edit", 3)        # such requests reach the wiki 3 s late (past a client's timeout)
 
 Plain Python (no Django), so scripts can use it.
 """
@@ -43,6 +45,9 @@ class FaultyProxy:
         self._released = threading.Event()
         self.held = 0  # requests waiting now
         self.failure: int | str | None = None  # 503, or "maxlag"
+        self._drop: str | None = None  # a request holding this text is relayed, its answer dropped
+        self._delay: tuple[str, float] | None = None  # a request holding this text is relayed this late
+        self.relayed_late = threading.Event()  # a delayed request has reached the upstream and been answered
         self.answered: list[tuple[float, str, int]] = []  # (time, what, status)
 
     @property
@@ -78,6 +83,20 @@ class FaultyProxy:
 
     def heal(self) -> None:
         self.failure = None
+        self._drop = self._delay = None
+
+    def drop_answer(self, text: str) -> None:
+        """Requests whose URL or form body contain `text` go through to the upstream, which
+        acts on them; the connection is then closed with no answer (a connection lost after
+        sending: the client cannot know whether the wiki saved)."""
+        self._drop = text
+
+    def delay(self, text: str, seconds: float) -> None:
+        """Requests whose URL or form body contain `text` reach the upstream `seconds` late
+        (a wiki slower than its client's timeout); `relayed_late` is set once one has been
+        answered there."""
+        self.relayed_late.clear()
+        self._delay = (text, seconds)
 
     # -- process --------------------------------------------------------------------
     def start(self) -> str:
@@ -139,12 +158,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._failed(failure, what)
             return
         owner._wait_if_held(what)
+        late = owner._delay is not None and owner._delay[0] in what
+        if late:
+            time.sleep(owner._delay[1])
         headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
         try:
             upstream = requests.request(self.command, owner.upstream + self.path, data=body or None, headers=headers,
                                         timeout=120, allow_redirects=False)
         except requests.RequestException:
             self._send(502, b"upstream did not answer", [("Content-Type", "text/plain")], what)
+            return
+        finally:
+            if late:
+                owner.relayed_late.set()
+        if owner._drop is not None and owner._drop in what:
+            owner.answered.append((time.time(), what[:200], 0))
+            self.close_connection = True  # nothing written: the client reads a closed connection
             return
         # Each header as sent (several Set-Cookie lines stay several), the body decoded.
         kept = [(k, v) for k, v in upstream.raw.headers.items() if k.lower() not in _HOP]

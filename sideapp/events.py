@@ -13,3 +13,6 @@ scan_requested = Signal()
 corpus_import_requested = Signal()
 # An admin asked for the index to be brought up to date now: no kwargs.
 corpus_update_requested = Signal()
+# What a page's findings say changed (a verdict, a scan opened or ended, a move): kwargs
+# `articles` (Article rows or their primary keys). The API drops what it kept of them.
+findings_changed = Signal()

@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 import dj_database_url
 from dotenv import load_dotenv
 
+from sideapp.edits.lock_timing import WEB_TIMEOUT
 from sideapp.env import env_bool, env_float, env_int, env_list, env_str
 from sideapp.pipeline.names import QUEUES
 
@@ -48,6 +49,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The gadget's findings from Redis before sessions, auth or the ORM (sideapp.api.fastpath).
+    "sideapp.api.fastpath.fast_findings",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -154,6 +157,13 @@ SIDE_WIKI_MAXLAG = env_int("SIDE_WIKI_MAXLAG", 5)
 SIDE_WIKI_TIMEOUT = env_float("SIDE_WIKI_TIMEOUT", 20.0)
 SIDE_WIKI_RETRIES = env_int("SIDE_WIKI_RETRIES", 3)
 SIDE_WIKI_BACKOFF = env_float("SIDE_WIKI_BACKOFF", 1.0)
+# The web worker's timeout (gunicorn.conf.py's `timeout` reads the same variable, and refuses
+# to start the web workers with a SIDE_WIKI_TIMEOUT a save cannot fit in): a save's wait for
+# its page's lock and its hold of it fit inside it (sideapp/edits/lock_timing.py). Checked
+# there, not here: the RQ workers serve no web request and may be given a longer wiki timeout.
+SIDE_WEB_TIMEOUT = env_int("SIDE_WEB_TIMEOUT", WEB_TIMEOUT)
+# Where the page locks of saves live (empty: REDIS_URL).
+SIDE_LOCK_REDIS_URL = env_str("SIDE_LOCK_REDIS_URL", "")
 SIDE_MAX_ARTICLE_BYTES = env_int("SIDE_MAX_ARTICLE_BYTES", 2_000_000)
 
 # --- the public API and the gadget (sideapp/api, sideapp/gadget) --------------------------

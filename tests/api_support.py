@@ -75,25 +75,30 @@ def scanned_page(server: MediaWikiServer, title: str, text: str = PAGE) -> Artic
 
 
 def judge(claim: Claim, verdict: str = "not_supported", *, confidence: str = "high",
-          reason: str = "the source gives 1932, not 1931", quote: str = "The bridge opened in 1932.") -> Claim:
-    """The claim and each of its citations judged `verdict`, their sources read."""
+          reason: str = "the source gives 1932, not 1931", quote: str = "The bridge opened in 1932.",
+          reasons: list[dict] | None = None) -> Claim:
+    """The claim and each of its citations judged `verdict`, their sources read; `reasons`:
+    the reasons as data, as the verifier keeps them (the words `reason` alone otherwise)."""
     evidence = {"passage": quote, "sentences": [quote], "start": 0, "end": len(quote),
                 "sentence_spans": [[0, len(quote)]]}
     flagged, needs_look = Claim.flag_rule(verdict=verdict, confidence=confidence, needs_citation=claim.needs_citation)
     Claim.objects.filter(pk=claim.pk).update(
         verdict=verdict, confidence=confidence, verify_reason=reason, score=0.1, evidence=evidence,
-        verify_state=Claim.State.DONE, flagged=flagged, needs_look=needs_look)
-    claim.claim_citations.update(verdict=verdict, confidence=confidence, reason=reason, score=0.1, evidence=evidence)
+        verify_state=Claim.State.DONE, flagged=flagged, needs_look=needs_look, reasons=reasons or [])
+    claim.claim_citations.update(verdict=verdict, confidence=confidence, reason=reason, score=0.1, evidence=evidence,
+                                 reasons=reasons or [])
     Source.objects.filter(citations__claims=claim).update(status=Source.Status.OK)
     claim.refresh_from_db()
     return claim
 
 
 def forget_api_cache() -> None:
-    """The API's Redis keys (targets, latest revisions, rate-limit windows) of earlier tests."""
+    """The API's Redis keys (targets, latest revisions, rate-limit windows, the fast path's
+    kept answers) of earlier tests."""
     redis = cache.connection()
-    for key in redis.scan_iter("side:api:*"):
-        redis.delete(key)
+    for pattern in ("side:api:*", "side:fast:*"):
+        for key in redis.scan_iter(pattern):
+            redis.delete(key)
 
 
 class RenderedRefs(HTMLParser):

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from sideapp.models import Source, SourceDocument
 from verifier_core.fetch import normalise_url
+from verifier_core.verification import Reason, ReasonKind
+from verifier_core.verification.judgement.reasons import words
 
 
 def read_source(url: str, text: str = "", *, days_ago: float = 0, site_name: str = "",
@@ -33,6 +35,14 @@ def judge(link, verdict: str, *, score: float | None = None, confidence: str = "
     link.verdict, link.score, link.confidence = verdict, score, confidence
     link.save(update_fields=["verdict", "score", "confidence"])
     return link
+
+
+def contradicted(claim, *, claimed: str, given: str, thing: str):
+    """The claim's citations judged to give another figure than the claim's, as the verifier
+    keeps it: a figure reason as data and its words."""
+    reason = Reason(ReasonKind.FIGURE, claimed=claimed, given=given, thing=thing)
+    claim.claim_citations.update(reasons=[reason.to_json()], reason=words([reason]))
+    return claim
 
 
 def mark_read(source: Source, text: str = "") -> Source:

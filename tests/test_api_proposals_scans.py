@@ -12,6 +12,8 @@ from sideapp.models import Claim, ScanJob, Suggestion
 from tests.edits_support import suggested
 from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.wiki_support import scan_titles
+from verifier_core.verification import Reason, ReasonKind
+from verifier_core.verification.judgement.reasons import words
 
 
 class WikiTestCase(WikiConfigured, TestCase):
@@ -48,8 +50,9 @@ class ProposalTests(WikiTestCase):
         self.assertFalse(self.client.cookies)
 
     def test_a_figure_correction_changes_only_the_claims_figure_in_its_section(self):
+        figure = Reason(ReasonKind.FIGURE, claimed="120 metres", given="130 metres", thing="the bridge's span")
         claim = judge(Claim.objects.get(article=self.article, text__startswith="Its span"),
-                      reason="the source gives the bridge's span as 130 metres, not 120 metres")
+                      reason=words([figure]), reasons=[figure.to_json()])
         data = self.proposal(claim, action="correct").json()
         self.assertEqual(data["section"], 1)
         self.assertEqual(data["text"], data["old_text"].replace("Its span is 120 metres.", "Its span is 130 metres."))

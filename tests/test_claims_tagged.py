@@ -68,7 +68,7 @@ class TaggedSuggestionsMigrationTests(TestCase):
 
         from django.apps import apps
 
-        migration = importlib.import_module("sideapp.migrations.0026_trial_tagged_suggestions")
+        migration = importlib.import_module("sideapp.migrations.0029_trial_tagged_suggestions")
         art, revision = article("Kellhaven Lighthouse")
         light = _source("https://example.org/light", SAYS_IT, "Gull Point light marks 150 years")
         tagged, untagged, searched, waiting = (claim_citing(art, revision, light, n=n, tagged=n != 1) for n in range(4))

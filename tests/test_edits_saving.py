@@ -232,6 +232,7 @@ class ConcurrentSavesTests(TransactionTestCase):
     def test_two_confirms_at_the_same_moment_save_once(self):
         from sideapp.edits import services
         from sideapp.edits.selectors import claim_for_edit
+        from sideapp.edits.tokens import token_issue
         from sideapp.scans.wikiapi import EditConflict
 
         server = shared_test_wiki()
@@ -249,7 +250,7 @@ class ConcurrentSavesTests(TransactionTestCase):
             def confirm(user, mode, chosen):
                 try:
                     fresh = claim_for_edit(claim.pk)
-                    token = services.save_token(claim=fresh, mode=mode, suggestion=chosen, base_rev_id=base)
+                    token = token_issue(user=user, claim=fresh, mode=mode, suggestion=chosen, base_rev_id=base)
                     barrier.wait()
                     outcomes.append(services.edit_apply(user=user, claim=fresh, mode=mode, suggestion=chosen,
                                                         token=token).rev_id)

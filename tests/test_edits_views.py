@@ -83,13 +83,26 @@ class EditPagesTests(TestCase):
         url = reverse("suggestion_apply", args=[self.claim.pk, self.suggestion.pk])
         response = self.as_user("editor").get(url, {"mode": "replace"})
         self.assertContains(response, '<span class="diff-add">+The tower was lit', html=False)
-        self.assertContains(response, "title=Tall {{!}} towers &amp;lt;i&amp;gt;")
+        self.assertContains(response, "title=Tall &amp;#124; towers &amp;lt;i&amp;gt;")
         self.assertNotContains(response, "<script>alert(1)</script>")
         self.assertContains(response, 'name="confirm" value="1"', html=False)
         self.assertContains(response, 'name="mode" value="replace"', html=False)
         self.assertContains(response, "Copy wikitext")
         self.assertContains(response, "Replaced a citation that does not support the claim; "
                                       "source suggested by Side editor")
+
+    @override_settings(SIDE_WIKI_API_URL="http://127.0.0.1:9/api.php", SIDE_WIKI_USERNAME="Bot@side",
+                       SIDE_WIKI_PASSWORD="x")
+    def test_a_suggested_address_that_is_not_a_web_address_is_refused_in_words_in_the_preview(self):
+        odd = Suggestion.objects.create(
+            claim=self.claim, rank=2, url="ftp://s.example/tall", title="Tall towers", score=0.9,
+            verdict="supported", beats_current=True, source=read_source("ftp://s.example/tall"))
+        url = reverse("suggestion_apply", args=[self.claim.pk, odd.pk])
+        response = self.as_user("editor").get(url, {"mode": "add"})
+        self.assertContains(response, "is not a web address (http or https)", status_code=409)
+        self.assertNotContains(response, "Traceback", status_code=409)
+        self.assertNotContains(response, 'name="confirm"', status_code=409)
+        assert_nothing_saved(self)
 
     def test_a_suggestion_of_another_claim_is_a_404(self):
         other = Claim.objects.create(article=self.article, fingerprint="o", text="Other.",

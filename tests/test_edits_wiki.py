@@ -17,7 +17,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.models import Claim, ClaimCitation, ScanJob, Suggestion, Wiki
 from sideapp.scans.wikiapi import EditConflict, WikiClient
 from sideapp.scans.wikis import client_for
-from tests.edits_support import judged_not_supported, suggested
+from tests.edits_support import contradicted, judged_not_supported, suggested
 from tests.users import PASSWORD, cast
 from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 
@@ -164,7 +164,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
 
     def test_the_correct_figure_flow_changes_the_claims_figure_to_its_sources_and_nothing_else(self):
         claim = self.claim("The Side test bridge opened in 1931")
-        claim.claim_citations.update(reason="the source gives the year the Side test bridge opened as 1932, not 1931")
+        contradicted(claim, claimed="1931", given="1932", thing="the year the Side test bridge opened")
         page = self.client.get(reverse("claim_detail", args=[claim.pk]))
         self.assertContains(page, "Change “1931” to “1932”")
         url = reverse("claim_correct", args=[claim.pk])

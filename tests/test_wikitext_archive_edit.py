@@ -21,6 +21,22 @@ def ref_target(wikitext: str, needle: str, **kw):
 
 
 class ArchiveEditTests(unittest.TestCase):
+    def test_an_archive_url_with_markup_is_written_as_one_working_url(self):
+        copy = "http://w.example/web/2018/http://gz.example/dues]] [[Category:Spam]] {{x}} ~~~~ __NOINDEX__"
+        for text, needle in ((DMY_ARTICLE, "<ref>{{cite news"), ('A.<ref>[http://e.example/a Title]</ref>', "<ref>")):
+            change = add_archive(text, target=ref_target(text, needle), archive_url=copy,
+                                 archive_date=date(2018, 11, 21), url_status="dead")
+            added = change.new.replace(text[:text.index(needle)], "", 1)
+            for markup in ("]]", "[[", "{{x", "~~~", "__"):
+                self.assertNotIn(markup, change.snippet)
+            self.assertIn("http://w.example/web/2018/http://gz.example/dues%5D%5D%20%5B%5BCategory:Spam%5D%5D"
+                          "%20%7B%7Bx%7D%7D%20%7E%7E%7E%7E%20%5F%5FNOINDEX%5F%5F", added)
+
+    def test_an_archive_url_that_is_not_a_web_address_is_refused_in_words(self):
+        with self.assertRaisesRegex(LocateError, "is not a web address"):
+            add_archive(DMY_ARTICLE, target=ref_target(DMY_ARTICLE, "<ref>{{cite news"),
+                        archive_url="javascript:alert(1)", archive_date=date(2018, 11, 21), url_status="dead")
+
     def test_a_cite_template_gets_the_three_parameters_in_the_articles_style(self):
         target = ref_target(DMY_ARTICLE, "<ref>{{cite news")
         change = add_archive(DMY_ARTICLE, target=target, archive_url=COPY, archive_date=date(2018, 11, 21),

@@ -94,9 +94,42 @@ class NewCitationTests(TestCase):
         ref = new_citation(NewSource(url="https://x.example/a|b c", title="A | B }} <ref>",
                                  access_date=date(2026, 1, 2)))
         self.assertIn("url=https://x.example/a%7Cb%20c ", ref)
-        self.assertIn("title=A {{!}} B } } &lt;ref&gt;", ref)
+        self.assertIn("title=A &#124; B &#125;&#125; &lt;ref&gt;", ref)
         self.assertEqual(ref.count("</ref>"), 1)
         self.assertNotIn("website=", ref)
+
+    def test_a_title_and_site_name_with_markup_reach_the_citation_as_plain_words(self):
+        hostile = "Harbour [[Category:Spam]] ~~~~ [https://spam.example buy] __NOINDEX__"
+        ref = new_citation(NewSource(url="https://h.example/x", title=hostile, website="{{subst:Spam}} ''Site''",
+                                     access_date=date(2026, 1, 2)))
+        body = ref.removeprefix("<ref>{{cite web |url=https://h.example/x |").removesuffix("}}</ref>")
+        for markup in ("[", "]", "{", "}", "~~~", "__", "''", "https:"):
+            self.assertNotIn(markup, body)
+        self.assertIn("title=Harbour &#91;&#91;Category&#58;Spam&#93;&#93; ", body)
+        self.assertIn("website=&#123;&#123;subst&#58;Spam&#125;&#125; &#39;&#39;Site&#39;&#39; ", body)
+
+    def test_the_site_name_the_article_already_writes_is_kept_as_it_writes_it(self):
+        article = ('A.<ref>{{cite web |url=https://times.example/a |title=A |website=[[The Times]]}}</ref>\n'
+                   'B.<ref>{{cite web |url=https://other.example/b |title=B}}</ref>\n')
+        change = add_citation(article, target=target_for(article, "B"),
+                              source=NewSource(url="https://times.example/c", title="C", website="Times | [[Spam]]",
+                                               access_date=date(2026, 1, 2)))
+        self.assertIn("|title=C |website=[[The Times]] |access-date=", change.new)
+
+    def test_an_address_that_is_not_a_web_address_is_refused_in_words(self):
+        for url in ("javascript:alert(1)", "ftp://x.example/a", "//x.example/a"):
+            with self.assertRaisesRegex(LocateError, "is not a web address"):
+                new_citation(NewSource(url=url, title="T", access_date=date(2026, 1, 2)))
+            with self.assertRaisesRegex(LocateError, "is not a web address"):
+                replace_citation(REUSED, target=target_for(REUSED, "It carries"),
+                                 source=NewSource(url=url, title="T", access_date=date(2026, 1, 2)))
+
+    def test_an_address_with_markup_stays_one_working_url(self):
+        ref = new_citation(NewSource(url="https://x.example/a]] [[Category:X]] ~~~~ __NOTOC__ ''b''",
+                                     title="", access_date=date(2026, 1, 2)))
+        self.assertIn("url=https://x.example/a%5D%5D%20%5B%5BCategory:X%5D%5D%20%7E%7E%7E%7E%20%5F%5FNOTOC"
+                      "%5F%5F%20%27%27b%27%27 ", ref)
+        self.assertNotIn("[[", ref)
 
 
 class AddCitationTests(TestCase):
@@ -215,7 +248,8 @@ class CorrectFigureTests(TestCase):
         self.assertEqual(change.what, "Corrected a figure to what its cited source gives: 1994 → 1996")
 
     def test_a_figure_of_another_sentence_is_not_the_claims(self):
-        with self.assertRaisesRegex(LocateError, "not written once as plain text"):
+        with self.assertRaisesRegex(LocateError, "“1965” is not written in the claim's own sentence as plain text "
+                                                 "or by a template that can be changed; correct it by hand"):
             correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1965", given="1966")
 
     def test_a_figure_a_template_or_a_link_writes_is_left_to_the_editor(self):
@@ -233,8 +267,85 @@ class CorrectFigureTests(TestCase):
 
     def test_a_figure_written_twice_in_the_sentence_is_refused(self):
         text = "In 1994 the line closed and in 1994 it reopened.<ref>[https://a.example/ A]</ref>\n"
-        with self.assertRaisesRegex(LocateError, "twice"):
+        with self.assertRaises(LocateError) as refused:
             correct_figure(text, target=target_for(text, "In 1994"), claimed="1994", given="1996")
+        self.assertEqual(str(refused.exception), "the figure “1994” is written 2 times in the claim's own sentence, "
+                         "so which one its source contradicts is not certain; correct it by hand")
+        self.assertNotIn("once twice", str(refused.exception))
+
+
+PIERS = ("The old pier was 41 m long.{{sfn|Smith|2000|p=1}} The new pier is {{convert|41|m}} long."
+         "<ref>[https://p.example/ P]</ref> Its café (built {{circa|1900}}) was 41 m long.) "
+         "It opened on {{start date|1931|5|1}}.<ref>[https://q.example/ Q]</ref>\n\n"
+         "== Bibliography ==\n* {{cite book |last=Smith |year=2000 |title=Piers}}\n")
+
+
+def claim_for(wikitext: str, claim_start: str):
+    return next(c for c in extract(wikitext, "Page").claims if c.text.startswith(claim_start))
+
+
+class CorrectionInItsOwnSentenceTests(TestCase):
+    """Issue 41: the claim's sentence is found from the claim's span, not by punctuation."""
+
+    def test_a_figure_after_an_sfn_sentence_is_changed_in_its_own_sentence_not_the_one_before(self):
+        change = correct_figure(PIERS, target=target_for(PIERS, "The new pier"), claimed="41 m", given="45 m")
+        self.assertEqual(change.new, PIERS.replace("{{convert|41|m}}", "{{convert|45|m}}"))
+        self.assertTrue(change.new.startswith("The old pier was 41 m long.{{sfn|Smith|2000|p=1}} The new pier"))
+
+    def test_the_claims_span_comes_from_the_extractor_and_ends_at_its_citation(self):
+        claim = claim_for(PIERS, "The new pier")
+        start, end = claim.span
+        self.assertEqual(PIERS[start:end], " The new pier is {{convert|41|m}} long.")
+        self.assertEqual(end, claim.occurrences[0].start)
+
+    def test_the_span_is_in_the_text_as_written_with_its_comments(self):
+        text = "<!-- lead -->" + PIERS.replace("{{sfn|Smith|2000|p=1}}", "<!-- a -->{{sfn|Smith|2000|p=1}}<!-- b -->")
+        claim = claim_for(text, "The new pier")
+        self.assertEqual(text[claim.span[0]:claim.span[1]], "<!-- b --> The new pier is {{convert|41|m}} long.")
+        change = correct_figure(text, target=target_for(text, "The new pier"), claimed="41 m", given="45 m")
+        self.assertEqual(change.new, text.replace("{{convert|41|m}}", "{{convert|45|m}}"))
+
+    def test_without_a_span_the_sentence_is_found_again_by_its_words_past_a_closing_parenthesis(self):
+        claim = claim_for(PIERS, "It opened")
+        self.assertIsNone(claim.span)  # the sentence before it has no citation of its own
+        change = correct_figure(PIERS, target=target_for(PIERS, "It opened"), claimed="1931", given="1932",
+                                claim=claim)
+        self.assertEqual(change.new, PIERS.replace("{{start date|1931|5|1}}", "{{start date|1932|5|1}}"))
+
+    def test_a_span_that_no_longer_reads_as_the_claim_is_not_trusted(self):
+        claim = claim_for(PIERS, "The new pier")
+        stale = type(claim)(**{**claim.__dict__, "span": (0, claim.span[1])})  # reaches into the sentence before
+        change = correct_figure(PIERS, target=target_for(PIERS, "The new pier"), claimed="41 m", given="45 m",
+                                claim=stale)
+        self.assertEqual(change.new, PIERS.replace("{{convert|41|m}}", "{{convert|45|m}}"))
+
+    def test_a_whole_date_in_a_date_template_changes_its_three_parameters(self):
+        change = correct_figure(PIERS, target=target_for(PIERS, "It opened"), claimed="1 May 1931",
+                                given="2 June 1932")
+        self.assertEqual(change.new, PIERS.replace("{{start date|1931|5|1}}", "{{start date|1932|6|2}}"))
+
+    def test_a_circa_year_changes_in_its_parameter(self):
+        text = "The mill was built {{circa|1900}} by the river.<ref>[https://m.example/ M]</ref>\n"
+        change = correct_figure(text, target=target_for(text, "The mill"), claimed="1900", given="1905")
+        self.assertEqual(change.new, text.replace("{{circa|1900}}", "{{circa|1905}}"))
+
+    def test_a_template_figure_that_cannot_be_changed_with_certainty_is_refused_in_words(self):
+        cases = (("The span is {{convert|41|to|45|m}} wide.", "41", "42", "{{convert}}"),
+                 ("The span is {{convert|41|m}} wide.", "41 m", "135 ft", "{{convert}}"),
+                 ("The span is {{nowrap|41 m}} wide.", "41 m", "42 m", "{{nowrap}}"))
+        for sentence, claimed, given, writer in cases:
+            text = sentence + "<ref>[https://s.example/ S]</ref>\n"
+            with self.subTest(sentence), self.assertRaises(LocateError) as refused:
+                correct_figure(text, target=target_for(text, "The span"), claimed=claimed, given=given)
+            self.assertIn(f"is written by the template {writer}, which cannot be changed to “{given}” with certainty",
+                          str(refused.exception))
+
+    def test_words_that_are_not_before_the_citation_any_more_are_refused(self):
+        claim = claim_for(PIERS, "The new pier")
+        moved = PIERS.replace("The new pier is", "The pier now is")
+        target = target_for(moved, "The pier now")
+        with self.assertRaisesRegex(LocateError, "the claim's words are not found before its citation"):
+            correct_figure(moved, target=target, claimed="41 m", given="45 m", claim=claim)
 
 
 class DiffTests(TestCase):
@@ -244,3 +355,11 @@ class DiffTests(TestCase):
         self.assertTrue(diff.startswith("--- Bridge (current)\n+++ Bridge (proposed)\n"))
         self.assertEqual([l[0] for l in diff.splitlines()[3:]], ["-", "+"])
         self.assertIn(NEW_REF, diff)
+
+
+class CorrectFigureFromThePageTests(TestCase):
+    def test_the_figure_a_page_gives_is_written_as_plain_words(self):
+        change = correct_figure(FIGURES, target=target_for(FIGURES, "It reopened"), claimed="1994",
+                                given="1996 [[Category:Spam]] ~~~~")
+        self.assertIn("It reopened in 1996 &#91;&#91;Category&#58;Spam&#93;&#93; &#126;&#126;&#126;&#126; with",
+                      change.new)

@@ -30,6 +30,11 @@ class ReportTableTests(unittest.TestCase):
         self.assertIn("| none\n| needs a source\n| none found\n", text)
         self.assertIn("[[Special:Permalink/42|revision 42]] of [[Bridge]] on 2026-11-23: 2 claims", text)
 
+    def test_a_url_with_markup_stays_one_link(self):
+        link = Link("https://a.example/~~~~__NOTOC__''x''", "A")
+        text = self.table(ReportRow("Claim.", "", "not supported", (link,)))
+        self.assertIn("| [https://a.example/%7E%7E%7E%7E%5F%5FNOTOC%5F%5F%27%27x%27%27 A]\n", text)
+
     def test_a_link_that_is_not_http_is_shown_as_text(self):
         self.assertIn("| <nowiki>javascript:alert(1)</nowiki>\n", self.table(
             ReportRow("Claim.", "", "not supported", (Link("javascript:alert(1)"),))))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from sideapp.api.actions import card_actions
-from sideapp.claims.models import Claim, ClaimCitation
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview
 from sideapp.claims.places import cited_fields, current_places
 from sideapp.claims.wording import quote_of, verdict_reason, verdict_words
 from sideapp.scans.models import Article
@@ -42,8 +42,18 @@ def claim_finding(claim: Claim, target: dict | None, url: str) -> dict:
         "suggestions": [{"id": s.pk, "url": s.url, "title": s.title, "quote": quote_of(s.evidence),
                          "better": s.beats_current, "verdict": s.verdict or None}
                         for s in claim.suggestions.all()],
-        "actions": card_actions(claim), "url": url,
+        "actions": card_actions(claim), "url": url, "editors": editors_said(claim),
     }
+
+
+def editors_said(claim: Claim) -> dict:
+    """What editors judged of the claim's flag on Side editor (their standing judgements,
+    prefetched): how many verified it by hand, how many dismissed the flag and how many of
+    those said its source does support it."""
+    reviews = [r for r in claim.reviews.all() if r.suggestion_id is None]
+    dismissed = [r for r in reviews if r.kind == ClaimReview.Kind.DISMISSED]
+    return {"verified": sum(r.kind == ClaimReview.Kind.VERIFIED for r in reviews), "dismissed": len(dismissed),
+            "source_supports": sum(r.reason == ClaimReview.Reason.SOURCE_SUPPORTS for r in dismissed)}
 
 
 def _citation(link: ClaimCitation, place: dict | None = None) -> dict:

@@ -22,7 +22,6 @@ import json
 import logging
 import re
 from functools import wraps
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -171,13 +170,11 @@ def not_modified(request, etag: str) -> bool:
 
 def wiki_origins() -> set[str]:
     """Origins (scheme://host[:port]) of the wikis Side editor knows by their identity."""
+    from sideapp.api.selectors import server_origins
+
     origins = set(settings.SIDE_API_EXTRA_ORIGINS)
     for server in Wiki.objects.exclude(wikiid="").exclude(server="").values_list("server", flat=True):
-        if server.startswith("//"):  # protocol-relative ($wgServer "//en.wikipedia.org")
-            origins |= {f"https:{server}", f"http:{server}"}
-        else:
-            parts = urlsplit(server)
-            origins.add(f"{parts.scheme}://{parts.netloc}")
+        origins |= server_origins(server)
     return origins
 
 

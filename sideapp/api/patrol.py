@@ -15,7 +15,7 @@ LIMIT = 200
 @public_api(methods=("GET",))
 def patrol(request):
     wiki_id = request.GET.get("wiki_id", "")
-    wiki = selectors.known_wiki(wiki_id) if wiki_id else None
+    wiki = selectors.known_wiki(wiki_id, request.headers.get("Origin", "")) if wiki_id else None
     if wiki is None:
         raise ApiError(404 if wiki_id else 400, f"Side editor does not check the wiki {wiki_id[:60]!r}."
                        if wiki_id else "Name the wiki: wiki_id.", code="unknown_wiki" if wiki_id else "bad_parameter")

@@ -2,9 +2,15 @@
 revision that have something to say, the failing citations Edit Check asks for."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+import hashlib
+from datetime import datetime
+from urllib.parse import urlsplit
 
-from sideapp.claims.models import Claim, ClaimCitation
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
+
+from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
+from sideapp.claims.offers import read_too_long_ago, suggestion_max_age
 from sideapp.claims.places import places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
 from sideapp.scans.models import Article, ArticleTitle, ScanItem, ScanJob, Wiki
@@ -13,23 +19,47 @@ from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.verdicts import HIGH
 
 
-def known_wiki(wiki_id: str) -> Wiki | None:
-    """A wiki Side editor knows by its identity (siteinfo's wikiid = $wgDBname)."""
-    return Wiki.objects.filter(wikiid=wiki_id).order_by("pk").first() if wiki_id else None
+def known_wiki(wiki_id: str, origin: str = "") -> Wiki | None:
+    """A wiki Side editor knows by its identity (siteinfo's wikiid = $wgDBname). Of wikis
+    named alike (a staging copy, two default installs: sideapp.scans.wikis), the one whose
+    server is `origin`, the asking page's; None when that does not tell them apart (so an
+    answer is never another wiki's page: `namesakes`)."""
+    rows = list(Wiki.objects.filter(wikiid=wiki_id).order_by("pk")[:20]) if wiki_id else []
+    if len(rows) <= 1:
+        return rows[0] if rows else None
+    return next((w for w in rows if origin and origin in server_origins(w.server)), None)
 
 
-def page_article(*, wiki_id: str, page_id: int | None = None, title: str = "") -> Article | None:
+def namesakes(wiki_id: str) -> int:
+    """How many wikis Side editor checks call themselves `wiki_id`."""
+    return Wiki.objects.filter(wikiid=wiki_id).count() if wiki_id else 0
+
+
+def server_origins(server: str) -> set[str]:
+    """The origins (scheme://host[:port]) of a wiki's siteinfo `server`."""
+    if not server:
+        return set()
+    if server.startswith("//"):  # protocol-relative ($wgServer "//en.wikipedia.org")
+        return {f"https:{server}", f"http:{server}"}
+    parts = urlsplit(server)
+    return {f"{parts.scheme}://{parts.netloc}"}
+
+
+def page_article(*, wiki: Wiki | None = None, wiki_id: str = "", page_id: int | None = None,
+                 title: str = "") -> Article | None:
     """The scanned article of a wiki page, by page id (its row follows moves) or title
-("Foo_bar" = "Foo bar"; of two rows with one title, the page's own: sideapp.scans.pages)."""
-    articles = Article.objects.select_related("wiki", "current_revision").filter(wiki__wikiid=wiki_id)
+("Foo_bar" = "Foo bar"; of two rows with one title, the page's own: sideapp.scans.pages), of
+`wiki` (or of the wiki known as `wiki_id`)."""
+    articles = Article.objects.select_related("wiki", "current_revision")
+    articles = articles.filter(wiki=wiki) if wiki is not None else articles.filter(wiki__wikiid=wiki_id)
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
     return articles.filter(title=title_form(title)).order_by(*PAGE_FIRST).first() if title else None
 
 
-def title_held_before(wiki_id: str, title: str) -> bool:
-    """Whether a page Side editor scanned once had `title` (it moved since)."""
-    return bool(title) and ArticleTitle.objects.filter(article__wiki__wikiid=wiki_id, title=title_form(title)).exists()
+def title_held_before(wiki: Wiki, title: str) -> bool:
+    """Whether a page of `wiki` Side editor scanned once had `title` (it moved since)."""
+    return bool(title) and ArticleTitle.objects.filter(article__wiki=wiki, title=title_form(title)).exists()
 
 
 def title_form(title: str) -> str:
@@ -54,8 +84,23 @@ def finding_claims(article: Article) -> list[Claim]:
               .filter(said).order_by("revision_claims__position")
               .prefetch_related(Prefetch("claim_citations", queryset=links),
                                 Prefetch("suggestions", queryset=suggestions_with_sources()),
+                                Prefetch("reviews", queryset=ClaimReview.objects.order_by("pk")),
                                 places_prefetch(article.current_revision_id)))
     return list(claims)
+
+
+def offers_state(article: Article, *, now: datetime | None = None) -> str:
+    """A short digest of what the page's suggestions may offer now: each one's page answers
+    or not, and was read recently enough to be offered or not (SIDE_SUGGESTION_MAX_AGE_DAYS).
+    An offer expires with time alone, no row written, so the findings' ETag and cache key
+    carry this beside the page's findings version (sideapp.claims.changes)."""
+    now = now or timezone.now()
+    rows = (Suggestion.objects.filter(claim__revision_claims__revision=article.current_revision_id).order_by("pk")
+            .values_list("pk", "source__status", "source__used_archive", "source__fetched_at",
+                         "source__document__fetched_at"))
+    state = [(pk, status, archived, read_too_long_ago(read or read_doc, now=now, max_age=suggestion_max_age()))
+             for pk, status, archived, read, read_doc in rows]
+    return hashlib.sha1(repr(state).encode()).hexdigest()[:12] if state else "0"
 
 
 def failing_citations(article: Article) -> list[ClaimCitation]:

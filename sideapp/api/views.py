@@ -31,6 +31,7 @@ from sideapp.scans.wikiapi import PageMissing, WikiError
 from sideapp.scans.wikipages import latest_of_page, revision_sha1, title_info
 from verifier_core.wikitext import redirect_target
 from sideapp.scans.wikis import client_for
+from verifier_core.verification.judgement.reasons import RULES
 
 LATEST_SECONDS = 60  # how long the wiki's latest revision of a page is trusted
 KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a new key anyway)
@@ -40,16 +41,15 @@ KEEP_FINDINGS = 600  # seconds a page's answer is kept (a new scan of it makes a
 def findings(request):
     wiki_id = request.GET.get("wiki_id", "")
     page_id = _number(request.GET.get("page_id"), "page_id")
-    article = _article(wiki_id, page_id, _title(request.GET.get("title", ""), required=False))
+    article = _article(request, wiki_id, page_id, _title(request.GET.get("title", ""), required=False))
     viewed = _number(request.GET.get("revision"), "revision")
     last = selectors.page_latest_scan(article)
     scan = last if last is not None and last.is_open else None
     stale = _stale(article, viewed)
-    # Kept per scanned revision and latest scan while no check of the page runs: claims
-    # change only through a scan, and a new one makes a new key (and a new ETag).
-    key = f"side:api:findings:{article.current_revision_id}:{last.pk if last else 0}"
+    version = findings_version(article, last)
+    key = f"side:api:findings:{version}"  # kept while no check of the page runs
     moved = int(article.titled_at.timestamp()) if article.titled_at else 0  # a move renames a kept answer
-    etag = None if scan else f'"r{article.current_revision_id}-s{last.pk if last else 0}-t{moved}-{_word(stale)}"'
+    etag = None if scan else f'"{version}-t{moved}-{_word(stale)}"'
     if etag and not_modified(request, etag):
         return _not_modified(etag)
     answer = None if scan else cache.cached_json(key)
@@ -66,7 +66,21 @@ def findings(request):
     response = json_answer(answer, max_age=None if scan else settings.SIDE_API_FINDINGS_MAX_AGE)
     if etag:
         response["ETag"] = etag
+        response.fast_keep = True  # no check running, places known: the fast path may serve it
     return response
+
+
+def findings_version(article: Article, last: ScanJob | None) -> str:
+    """What a page's findings are a function of: its scanned revision, its latest check, its
+    findings version (bumped by every re-judgement of any of its claims, an editor's
+    judgement and a suggestion found or dropped: sideapp.claims.changes), the verdict rules
+    and what its suggestions may offer now. A verdict changed without a scan changes it, so
+    a revalidation never gets a 304 for it and no kept answer outlives it."""
+    return (f"r{article.current_revision_id}-s{last.pk if last else 0}-v{article.findings_version}"
+            f"-o{selectors.offers_state(article)}-{RULES_TAG}")
+
+
+RULES_TAG = "".join(ch for ch in RULES if ch.isalnum())  # "rules20261204": a rules change is a new answer
 
 
 @public_api(methods=("POST",))
@@ -80,7 +94,8 @@ def edit_check_predict(request):
         page_id = None
     if page_id is None:
         return json_answer([])  # Edit Check's contract: nothing to say, never an error page
-    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id)
+    wiki = selectors.known_wiki(wiki_id, request.headers.get("Origin", ""))
+    article = selectors.page_article(wiki=wiki, page_id=page_id) if wiki is not None else None
     if article is None or article.current_revision is None or article.deleted_at is not None:
         return json_answer([])
     targets = article_targets(article)
@@ -112,9 +127,7 @@ def scan_ask(request):
     rate_key = f"side:api:scan-rate:{client_address(request)}"
     _over_limit(*cache.window_hits(rate_key), at=settings.SIDE_API_SCAN_LIMIT)
     data = json_body(request)
-    wiki = selectors.known_wiki(text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
-    if wiki is None:
-        raise ApiError(404, "Side editor does not check this wiki (unknown wiki_id).", code="unknown_wiki")
+    wiki = _wiki(request, text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
     title, page_id = page_to_scan(wiki, data)
     _over_limit(*cache.window_count(rate_key, window=settings.SIDE_API_SCAN_WINDOW),
                 at=settings.SIDE_API_SCAN_LIMIT + 1)
@@ -180,14 +193,26 @@ def _not_modified(etag: str) -> HttpResponse:
     return response
 
 
-def _article(wiki_id: str, page_id: int | None, title: str) -> Article:
+def _wiki(request, wiki_id: str):
+    """The wiki known as `wiki_id`; of wikis named alike, the one the request comes from (its
+    Origin): ApiError in words when Side editor does not check it, or cannot tell which."""
+    wiki = selectors.known_wiki(wiki_id, request.headers.get("Origin", ""))
+    if wiki is None and selectors.namesakes(wiki_id) > 1:
+        raise ApiError(409, f"Side editor checks several wikis that call themselves {wiki_id[:60]!r} (named "
+                            "alike, holding other pages); ask from the wiki's own pages, whose Origin says which.",
+                       code="ambiguous_wiki")
+    if wiki is None:
+        raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
+    return wiki
+
+
+def _article(request, wiki_id: str, page_id: int | None, title: str) -> Article:
     if not wiki_id or (page_id is None and not title.strip()):
         raise ApiError(400, "Name the page: wiki_id and page_id (or title).", code="bad_parameter")
-    if selectors.known_wiki(wiki_id) is None:
-        raise ApiError(404, f"Side editor does not check the wiki {wiki_id[:60]!r}.", code="unknown_wiki")
-    article = selectors.page_article(wiki_id=wiki_id, page_id=page_id, title=title)
-    if page_id is None and (_is_redirect(article) if article else selectors.title_held_before(wiki_id, title)):
-        article = _through_redirect(wiki_id, title) or article
+    wiki = _wiki(request, wiki_id)
+    article = selectors.page_article(wiki=wiki, page_id=page_id, title=title)
+    if page_id is None and (_is_redirect(article) if article else selectors.title_held_before(wiki, title)):
+        article = _through_redirect(wiki, title) or article
     if article is not None and article.deleted_at is not None:
         raise ApiError(404, "This page was deleted on the wiki.", code="deleted")
     if article is None or article.current_revision is None:
@@ -200,12 +225,11 @@ def _is_redirect(article: Article) -> bool:
     return revision is not None and redirect_target(revision.wikitext) is not None
 
 
-def _through_redirect(wiki_id: str, title: str) -> Article | None:
+def _through_redirect(wiki: Wiki, title: str) -> Article | None:
     """The scanned article a title leads to on the wiki when it is no page Side editor
     checked itself: a moved page's old title, left as a redirect for its readers (asked at
     most once a minute per title, and only for a title a scanned page once had or a page
     scanned as a redirect: an unknown title costs the wiki nothing)."""
-    wiki = selectors.known_wiki(wiki_id)
     key = f"side:api:title:{wiki.pk}:{selectors.title_form(title)}"
     page_id = cache.cached_json(key)
     if page_id is None:
@@ -215,7 +239,7 @@ def _through_redirect(wiki_id: str, title: str) -> Article | None:
             return None  # the wiki did not answer: the title stays unknown
         page_id = info.page_id if info.namespace == 0 else 0
         cache.keep_json(key, page_id, seconds=LATEST_SECONDS)
-    return selectors.page_article(wiki_id=wiki_id, page_id=page_id) if page_id else None
+    return selectors.page_article(wiki=wiki, page_id=page_id) if page_id else None
 
 
 def _stale(article: Article, viewed: int | None) -> bool | None:

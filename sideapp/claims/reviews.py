@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from sideapp.claims.changes import findings_changed
 from sideapp.claims.models import Claim, ClaimReview, Suggestion
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.audit import audit_record
@@ -33,6 +34,7 @@ def claim_review_save(*, claim: Claim, user, kind: str, reason: str = "", note: 
     if suggestion:
         detail = f"{suggestion.url}: {detail}"
     audit_record(user=user, action=action, claim=claim, detail=detail)
+    findings_changed(articles=[claim.article_id])  # the findings say what editors judged
     return review
 
 
@@ -42,4 +44,5 @@ def claim_review_clear(*, claim: Claim, user, suggestion: Suggestion | None = No
     if deleted:
         audit_record(user=user, action=AuditEntry.Action.TAKE_BACK, claim=claim,
                      detail=suggestion.url if suggestion else "")
+        findings_changed(articles=[claim.article_id])
     return deleted

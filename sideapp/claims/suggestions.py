@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from sideapp.claims.changes import findings_changed
 from sideapp.claims.models import Claim, Suggestion
 from sideapp.claims.offers import read_too_long_ago, suggestion_max_age
 from sideapp.claims.verification import claim_input, evidence_json, verifier
@@ -82,11 +83,11 @@ def suggested_page_refresh(*, source: Source) -> Source:
     source = Source.objects.select_related("document").get(pk=source.pk)
     suggestions = Suggestion.objects.filter(source=source)
     document = getattr(source, "document", None)
-    if not source.answers or document is None:
-        suggestions.delete()
-        return source
-    gone = [s.pk for s in suggestions if not _evidence_in(s.evidence, document.text)]
-    Suggestion.objects.filter(pk__in=gone).delete()
+    answers = source.answers and document is not None
+    gone = [s for s in suggestions if not answers or not _evidence_in(s.evidence, document.text)]
+    with transaction.atomic():
+        Suggestion.objects.filter(pk__in=[s.pk for s in gone]).delete()
+        findings_changed(claims=[s.claim_id for s in gone])
     return source
 
 
@@ -154,5 +155,6 @@ def _stored(claim: Claim, rows: list[Suggestion], reason: str) -> Claim:
         Suggestion.objects.filter(claim=claim).delete()
         Suggestion.objects.bulk_create(rows)
         Claim.objects.filter(pk=claim.pk).update(suggest_state=Claim.State.DONE, suggest_reason=reason)
+        findings_changed(articles=[claim.article_id])
     claim.refresh_from_db()
     return claim

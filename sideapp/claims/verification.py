@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sideapp.claims import reasons as said
+from sideapp.claims.changes import findings_changed
 from sideapp.claims.combine import Cited, citation_name, reasons_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.sources.models import Source
@@ -189,4 +190,5 @@ def _store(claim: Claim, links, judged, result) -> None:
             suggest_state=Claim.State.PENDING if Claim.wants_suggestions(
                 verdict=outcome.verdict, flagged=flagged, needs_look=needs_look,
                 tagged=claim.tagged_revision is not None, checkable=claim.checkable) else "", suggest_reason="")
+        findings_changed(articles=[claim.article_id])
     claim.refresh_from_db()

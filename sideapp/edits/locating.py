@@ -86,16 +86,20 @@ class BaseText:
     live: bool  # read from the wiki just now (False: the checked revision, the wiki did not answer)
     note: str = ""  # why it is not the wiki's current revision, in words
     problem: str = ""  # what the wiki answered instead
+    page_id: int | None = None  # the wiki's id of the page (None: not known)
 
 
 def base_read(article: Article) -> BaseText:
-    """The wiki's current revision of the article; the checked one when the wiki cannot be
-    read (`live` False, with the reason)."""
+    """The wiki's current revision of the article, read by its page id where known (a page
+    moved since is read as itself, never through its redirect); the checked one when the
+    wiki cannot be read (`live` False, with the reason)."""
     revision = article.current_revision
+    client = client_for(article.wiki, interactive=True)
     try:
-        page = client_for(article.wiki, interactive=True).page(article.title)
+        page = client.page_by_id(article.page_id) if article.page_id else client.page(article.title)
     except WikiError as exc:
         note = (f"The wiki could not be read just now ({exc}), so this change is built on revision "
                 f"{revision.rev_id}, the one Side editor checked; saving reads the wiki again first.")
-        return BaseText(article.title, revision.rev_id, revision.timestamp, revision.wikitext, False, note, str(exc))
-    return BaseText(page.title, page.rev_id, page.timestamp, page.wikitext, True)
+        return BaseText(article.title, revision.rev_id, revision.timestamp, revision.wikitext, False, note, str(exc),
+                        page_id=article.page_id)
+    return BaseText(page.title, page.rev_id, page.timestamp, page.wikitext, True, page_id=page.page_id or None)

@@ -14,12 +14,23 @@ from django.utils import timezone
 from sideapp.claims import offers
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.edits.locating import BaseText, base_read
-from sideapp.edits.services import ADD, REPLACE, TAG, EditUnavailable, proposal_on, source_change
+from sideapp.claims.reasons import figures
+from sideapp.edits.services import (
+    ADD,
+    ARCHIVE,
+    CORRECT,
+    REPLACE,
+    TAG,
+    EditUnavailable,
+    offer_change,
+    proposal_on,
+    source_change,
+)
 from sideapp.sources.models import Source
 from verifier_core.fetch import normalise_url
 from verifier_core.wikitext.edits import NewSource, tag_failed_verification
 
-ACTIONS = (TAG, ADD, REPLACE)
+ACTIONS = (TAG, ADD, REPLACE, CORRECT, ARCHIVE)
 
 
 def claims_proposed(claims: list[Claim], *, action: str, url: str = "") -> Iterator[dict]:
@@ -43,8 +54,10 @@ def _proposal(claim: Claim, action: str, url: str, base: BaseText):
     links = list(claim.claim_citations.all())
     if claim.article.current_revision is None:
         raise EditUnavailable("The claim's article has not been scanned.")
-    if action in (TAG, REPLACE) and not links:
-        raise EditUnavailable("The claim has no citation to tag or replace.")
+    if action in (TAG, REPLACE, CORRECT, ARCHIVE) and not links:
+        raise EditUnavailable(f"The claim has no citation to {_VERB[action]}.")
+    if action in (CORRECT, ARCHIVE):
+        return _own_action(claim, action, links, base)
     suggestion = _suggestion(claim, url)
     if action != TAG and suggestion is None and not url:
         raise EditUnavailable("No --url was given and Side editor found no source to suggest for this claim.")
@@ -61,6 +74,32 @@ def _proposal(claim: Claim, action: str, url: str, base: BaseText):
     if url and suggestion is None:
         why = "a source given by hand: Side editor offers only the sources it suggests and checked"
     return proposal, offer.offered and not (url and suggestion is None), why
+
+
+_VERB = {TAG: "tag", REPLACE: "replace", CORRECT: "correct a figure against",
+         ARCHIVE: "add an archived copy (or {{dead link}}) to"}
+
+
+def _own_action(claim: Claim, action: str, links: list[ClaimCitation], base: BaseText):
+    """A figure's correction or an archive edit, as the pages build it, offered or not: on the
+    citation the offer rule names, else on one the change can be built for (a citation whose
+    source gives another figure; one whose archived copy was read)."""
+    offer = offers.offer_for(claim, action)
+    link = offer.link or next((l for l in links if _buildable(action, l)), None)
+    if link is None:
+        raise EditUnavailable(offer.why_not or f"No citation of the claim allows this edit ({action}).")
+    built = offers.Offer(action, offer.offered, offer.why_not, link)
+    today = timezone.localdate()
+    proposal = proposal_on(claim=claim, mode=action, base=base, link=link,
+                           change_of=lambda here: offer_change(here, built, today))
+    return proposal, offer.offered and offer.link == link, "" if offer.offered else offer.why_not
+
+
+def _buildable(action: str, link: ClaimCitation) -> bool:
+    if action == CORRECT:
+        return figures(link.reasons) is not None
+    copy = link.copy or {}
+    return bool(copy.get("read") == "copy" and copy.get("url"))
 
 
 def _suggestion(claim: Claim, url: str) -> Suggestion | None:

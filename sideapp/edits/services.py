@@ -12,7 +12,7 @@ and records the attempt before and after the wiki is asked.
 """
 from __future__ import annotations
 
-import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -23,8 +23,10 @@ from sideapp.claims import offers
 from sideapp.claims.models import Claim, ClaimCitation, Suggestion
 from sideapp.claims.suggestions import suggested_page_refresh
 from sideapp.edits import saving, selectors
+from sideapp.edits.audit import audit_record
 from sideapp.edits.locating import BaseText, ClaimInText, article_style, base_read, claim_in_text
 from sideapp.edits.models import AuditEntry
+from sideapp.edits.tokens import SaveTicket, TokenRefused, ticket_without_token, token_issue, token_read
 from sideapp.scans.models import ScanJob
 from sideapp.scans.services import scan_request
 from sideapp.scans.wikiapi import EditConflict, SavedEdit, WikiError, WikiUnavailable
@@ -45,6 +47,7 @@ from verifier_core.wikitext.edits import (
 )
 from verifier_core.wikitext.sections import SectionChange, section_change, section_heading, section_span
 
+log = logging.getLogger(__name__)
 ADD, REPLACE, TAG, ARCHIVE, CORRECT = offers.ADD, offers.REPLACE, offers.TAG, offers.ARCHIVE, offers.CORRECT
 MODES = (ADD, REPLACE)  # modes of applying a suggestion; TAG, ARCHIVE and CORRECT are their own actions
 ACTIONS = {ADD: AuditEntry.Action.APPLY_ADD, REPLACE: AuditEntry.Action.APPLY_REPLACE,
@@ -68,7 +71,7 @@ class EditProposal:
     section: SectionChange  # the same change cut to its section (number None: the whole page)
     summary: str
     diff: str
-    token: str  # the key of its save: one confirm saves once
+    token: str  # its confirm's signed save token (sideapp.edits.tokens); "" when shown to no one signed in
     link: ClaimCitation | None = None  # the citation it acts on, where it acts on one
     # Add and replace: whether the claim's citations carry {{failed verification}} here (the
     # preview offers to take it off), and whether this change does.
@@ -95,14 +98,6 @@ class EditProposal:
         return {"start": target.start - start, "end": target.end - start, "wikitext": target.wikitext}
 
 
-def save_token(*, claim: Claim, mode: str, suggestion: Suggestion | None, base_rev_id: int,
-               untag: bool = False) -> str:
-    """"<base revision>.<digest>": the same action on the same claim from the same revision is
-    one save, however often it is confirmed (taking the failing tag off or not: two changes)."""
-    key = f"{claim.pk}|{mode}|{suggestion.pk if suggestion else 0}|{base_rev_id}" + ("|untag" if untag else "")
-    return f"{base_rev_id}.{hashlib.sha256(key.encode()).hexdigest()[:24]}"
-
-
 def untag_default(suggestion: Suggestion | None) -> bool:
     """Whether an add or replace takes the claim's {{failed verification}} off unless the
     editor says otherwise: when the new source is judged to support the claim."""
@@ -111,11 +106,11 @@ def untag_default(suggestion: Suggestion | None) -> bool:
 
 def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = None,
                  today: date | None = None, base: BaseText | None = None,
-                 offered: offers.Offer | None = None, untag: bool | None = None) -> EditProposal:
+                 offered: offers.Offer | None = None, untag: bool | None = None, user=None) -> EditProposal:
     """The change of `mode` (add / replace / tag / archive / correct) on the wiki's current revision (`base`, read
-    when not given); EditUnavailable, saying why, for an edit that is not offered or that
-    cannot be placed without doubt. `untag` (add, replace): take the claim's {{failed
-    verification}} off in the same edit; None: `untag_default`."""
+    when not given), with `user`'s save token; EditUnavailable, saying why, for an edit that is not offered or
+    that cannot be placed without doubt. `untag` (add, replace): take the claim's {{failed verification}} off in
+    the same edit; None: `untag_default`."""
     if not claim.checkable:
         raise EditUnavailable("This claim is not checkable on its own, so no change to the wiki is offered for it.")
     if claim.article.current_revision is None or not claim.current:
@@ -125,13 +120,13 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
     day = today or timezone.localdate()
     untag = mode in MODES and (untag_default(offer.suggestion) if untag is None else untag)
     return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
-                       change_of=lambda here: _change(here, offer, day, untag=untag),
-                       suggestion=offer.suggestion if mode != TAG else None, link=offer.link, untag=untag)
+                       change_of=lambda here: offer_change(here, offer, day, untag=untag),
+                       suggestion=offer.suggestion if mode != TAG else None, link=offer.link, untag=untag, user=user)
 
 
 def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[[ClaimInText], WikitextChange],
                 suggestion: Suggestion | None = None, link: ClaimCitation | None = None,
-                untag: bool = False) -> EditProposal:
+                untag: bool = False, user=None) -> EditProposal:
     """The change `change_of` makes at the claim's own citation in `base`, cut to its
     section; EditUnavailable in words when the claim cannot be placed there without doubt."""
     try:
@@ -146,8 +141,9 @@ def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[
     return EditProposal(
         claim=claim, mode=mode, title=base.title, base=base, change=change, section=section,
         summary=f"{change.what}; {_WHY[mode]}", diff=word_unified_diff(section.old, section.new, title=base.title),
-        token=save_token(claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id,
-                         untag=tagged and untag), link=link, untag_offered=tagged, untag=tagged and untag,
+        token=token_issue(user=user, claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id,
+                          page_id=base.page_id, title=base.title, untag=tagged and untag),
+        link=link, untag_offered=tagged, untag=tagged and untag,
     )
 
 
@@ -172,7 +168,8 @@ def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.O
     return offer
 
 
-def _change(here: ClaimInText, offer: offers.Offer, today: date, *, untag: bool = False) -> WikitextChange:
+def offer_change(here: ClaimInText, offer: offers.Offer, today: date, *, untag: bool = False) -> WikitextChange:
+    """The change `offer` stands for, at its citation in `here` (also propose_edit's, offered or not)."""
     wikitext = here.wikitext
     if offer.action == TAG:
         return tag_failed_verification(wikitext, target=here.target(offer.link), when=today)
@@ -180,7 +177,8 @@ def _change(here: ClaimInText, offer: offers.Offer, today: date, *, untag: bool 
         return rescue_change(wikitext, target=here.target(offer.link), link=offer.link, today=today)
     if offer.action == CORRECT:  # the claim's figure, as its failing source gives it
         claimed, given = offer.figures
-        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given)
+        return correct_figure(wikitext, target=here.target(offer.link), claimed=claimed, given=given,
+                              claim=here.claim)  # located from its own span, not by punctuation
     suggestion = offer.suggestion
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,
@@ -203,42 +201,75 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
                token: str = "", untag: bool | None = None) -> SavedEdit:
     """Save the change on the wiki as the configured (shared bot) account: rebuilt on the
     wiki's current revision, refused when anyone touched its section since the revision the
-    editor saw (`token` says which), recorded before and after the wiki is asked, and a
-    re-scan queued. A repeat of a saved `token` answers with the revision already saved.
-    Raises EditUnavailable or a WikiError (EditConflict when it could not be saved safely)."""
+    editor saw (the signed `token` says which: sideapp.edits.tokens), recorded before and after
+    the wiki is asked, and a re-scan queued. A repeat of a saved `token` answers with the
+    revision already saved. Raises TokenRefused (audited), EditUnavailable or a WikiError
+    (EditConflict when it could not be saved safely)."""
     article = claim.article
-    asked = token or save_token(claim=claim, mode=mode, suggestion=suggestion,
-                                base_rev_id=article.current_revision.rev_id if article.current_revision else 0,
-                                untag=bool(untag))
-    with saving.page_lock(article):
-        if (done := saving.saved_before(asked)) is not None:
+    ticket = _ticket(user, claim, mode, suggestion, token, untag)
+    with saving.page_lock(article) as held:
+        if (done := saving.saved_before(ticket.key)) is not None:
             return done
-        attempt = saving.Attempt(user=user, claim=claim, action=ACTIONS[mode], token=asked)
+        attempt = saving.Attempt(user=user, claim=claim, action=ACTIONS[mode], token=ticket.key)
         try:
-            proposal = _proposal_to_save(claim, mode, suggestion, since=saving.token_base(asked), untag=untag)
+            proposal = _proposal_to_save(claim, mode, suggestion, ticket=ticket)
         except (EditUnavailable, EditConflict) as exc:
             attempt.closed(AuditEntry.Status.REFUSED, str(exc))
             raise
         except WikiError as exc:
             attempt.closed(AuditEntry.Status.FAILED, str(exc))
             raise
-        return attempt.save(proposal, summary=f"{proposal.summary}; asked by {user.get_username()}",
+        return attempt.save(proposal, summary=f"{proposal.summary}; asked by {user.get_username()}", held=held,
                             after=lambda: scan_request(wiki=article.wiki, kind=ScanJob.Kind.TITLES,
                                                        titles=[article.title], user=user))
 
 
-def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *, since: int | None,
-                      untag: bool | None = None) -> EditProposal:
+def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token: str,
+            untag: bool | None = None) -> SaveTicket:
+    """The confirm's ticket from its signed token (a token that does not fit is refused, and
+    the refusal audited); a confirm without one is built on the checked revision."""
+    if not token:
+        revision = claim.article.current_revision
+        return ticket_without_token(user=user, claim=claim, mode=mode, suggestion=suggestion,
+                                    base_rev_id=revision.rev_id if revision else 0, untag=untag)
+    try:
+        return token_read(token, user=user, claim=claim, mode=mode, suggestion=suggestion)
+    except TokenRefused as exc:
+        log.warning("save of claim %s (%s) by %s refused: %s", claim.pk, mode, user.get_username(), exc)
+        audit_record(user=user, action=ACTIONS[mode], claim=claim, detail="not saved: the save token does not fit",
+                     status=AuditEntry.Status.REFUSED, outcome=str(exc))
+        raise
+
+
+def _same_page(ticket: SaveTicket, current: BaseText) -> None:
+    """EditUnavailable in words when the page was moved (or another page took its title)
+    between the preview and the confirm: the editor saw another title, nothing is saved."""
+    if ticket.page_id and current.page_id and ticket.page_id != current.page_id:
+        raise EditUnavailable(f"Another page is titled “{current.title}” now than the one you saw; nothing was saved. "
+                              "Open the claim again.")
+    if ticket.title and current.title != ticket.title:
+        raise EditUnavailable(f"The page was moved since you saw it: “{ticket.title}” is now titled "
+                              f"“{current.title}”. Nothing was saved. Open the claim again to see the change on "
+                              "the page as it is now.")
+
+
+def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *, ticket: SaveTicket) -> EditProposal:
     """The change built on the wiki's current revision, once nobody has touched its section
-    since revision `since` (the one the editor saw); EditConflict naming who did."""
+    since the ticket's revision (the one the editor saw); EditConflict naming who did."""
     offer = _offered(claim, mode, suggestion)  # refused in words before the wiki is read
     if (off := saving_off_reason(claim.article.wiki)):
         raise EditUnavailable(off)
     current = base_read(claim.article)
     if not current.live:
         raise WikiUnavailable(f"the wiki could not be read just now ({current.problem}); nothing was saved")
-    if since is not None and since < current.rev_id:
+    _same_page(ticket, current)
+    since = ticket.base_rev_id
+    if since > current.rev_id:
+        raise EditConflict(f"edit conflict: revision {since}, which you saw, is no longer the page's (its latest is "
+                           f"{current.rev_id}); nothing was saved. Check this revision and try again.")
+    if since < current.rev_id:
         seen = edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=saving.revision_text(
-            claim.article, since), offered=offer, untag=untag)
+            claim.article, since), offered=offer, untag=ticket.untag)
         saving.check_untouched(claim.article, seen, until=current.rev_id)
-    return edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=current, offered=offer, untag=untag)
+    return edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=current, offered=offer,
+                        untag=ticket.untag)

@@ -2,8 +2,10 @@
 and an article's talk-page report. Every failure is shown as a sentence."""
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlencode
 
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,13 +17,19 @@ from sideapp.claims.wording import quote_of
 from sideapp.edits import selectors, services
 from sideapp.edits.audit import audit_record
 from sideapp.edits.models import AuditEntry
-from sideapp.scans.wikiapi import EditConflict, WikiError
+from sideapp.edits.saving import SavingUnavailable
+from sideapp.edits.tokens import TokenRefused
+from sideapp.scans.wikiapi import EditConflict, EditOutcomeUnknown, WikiError
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.web.roles import EDITOR, role_required
 from sideapp.web.shortcuts import found_or_404, is_htmx
 from verifier_core.wikitext.diff import diff_lines
 from verifier_core.wikitext.report import flagged_claims_table
 
+log = logging.getLogger(__name__)
+DATABASE_DOWN = ("Side editor's database does not answer just now, so the save could not be recorded; if the change "
+                 "had already been sent, the wiki's history settles it once the database is back. Do not save it "
+                 "again: open the claim in a few minutes.")
 _ACTION_LABELS = {
     services.ADD: "Add as an additional citation",
     services.REPLACE: "Replace the failing citation",
@@ -74,7 +82,8 @@ def _edit_flow(request, claim, mode, suggestion):
     if request.method == "POST" and request.POST.get("confirm") == "1":
         return _save(request, context)
     try:
-        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion, untag=context["untag"])
+        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion, untag=context["untag"],
+                                         user=request.user)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
     change = proposal.change
@@ -97,7 +106,16 @@ def _save(request, context):
     claim, mode, suggestion = context["claim"], context["mode"], context["suggestion"]
     try:
         saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
-                                    token=_token(request.POST.get("token")), untag=context["untag"])
+                                    token=(request.POST.get("token") or "").strip(), untag=context["untag"])
+    except TokenRefused as exc:
+        return _problem(request, context, str(exc), status=exc.status)
+    except SavingUnavailable as exc:
+        return _problem(request, context, str(exc), status=503)
+    except DatabaseError as exc:  # PostgreSQL went away mid-save: a pending row is settled by recovery
+        log.warning("save of claim %s: the database did not answer: %s", claim.pk, exc)
+        return _problem(request, context, DATABASE_DOWN, status=503)
+    except EditOutcomeUnknown as exc:  # sent, no answer: settled from the wiki's history (edits.saving)
+        return render(request, "edits/pending.html", context | {"problem": str(exc)}, status=202)
     except EditConflict as exc:
         return _problem(request, context, str(exc), status=409, conflict=True)
     except services.EditUnavailable as exc:
@@ -140,14 +158,6 @@ def _untag(value: str | None) -> bool | None:
     """The preview's "take {{failed verification}} off" choice: "1" yes, "0" no; anything
     else, the default (yes when the new source supports the claim)."""
     return {"1": True, "0": False}.get((value or "").strip())
-
-
-def _token(value: str | None) -> str:
-    """The preview's save token ("<revision>.<hex digest>"); "" for anything else."""
-    value = (value or "").strip()
-    head, _, digest = value.partition(".")
-    ok = head.isdigit() and 8 <= len(digest) <= 40 and all(c in "0123456789abcdef" for c in digest)
-    return value if ok else ""
 
 
 @role_required(EDITOR)

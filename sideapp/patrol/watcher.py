@@ -106,7 +106,7 @@ def patrol_poll(*, wiki_id: int, client: WikiClient | None = None) -> str:
         if cursor.next_poll_at and cursor.next_poll_at > now:
             return f"waiting until {cursor.next_poll_at:%H:%M:%S} after a failed read"
         try:
-            client = client or client_for(cursor.wiki)
+            client = client or client_for(cursor.wiki, follow=True)  # the configured wiki may have moved
             missed = missed_since(client, cursor.last_timestamp or cursor.started_at, now)
             changes, resume = changes_read(client, start=cursor.read_from, resume=cursor.resume,
                                            limit=settings.SIDE_PATROL_BATCH)

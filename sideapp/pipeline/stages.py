@@ -42,6 +42,7 @@ from rq import get_current_job
 
 from sideapp.annotation.items import items_for_scan
 from sideapp.claims import suggestions, verification
+from sideapp.claims.changes import findings_changed
 from sideapp.claims.models import Claim
 from sideapp.corpus import imports
 from sideapp.corpus.models import CorpusImport
@@ -161,7 +162,9 @@ def _claim_failed(claim: Claim, exc: Exception, what: str, **state) -> None:
     never as a crashed worker or a claim stuck in `queued`."""
     log.exception("%s of claim %s failed", what, claim.pk)
     reason = f"{what} failed: {type(exc).__name__}: {exc}"[:2000]
-    Claim.objects.filter(pk=claim.pk).update(**state, **{f"{what}_reason": reason})
+    with transaction.atomic():
+        Claim.objects.filter(pk=claim.pk).update(**state, **{f"{what}_reason": reason})
+        findings_changed(articles=[claim.article_id])
     claim.refresh_from_db()
 
 

@@ -42,8 +42,8 @@ def _recover(connection) -> None:
 
 
 def _settle_saves(_connection) -> None:
-    """Edits whose audit row was left pending by a web process that died: their outcome
-    read from the wiki's history (sideapp.edits.saving)."""
+    """Edits whose audit row was left pending (by a web process that died, or a save whose
+    answer never came back): their outcome read from the wiki's history (sideapp.edits.saving)."""
     from sideapp.edits.saving import pending_saves_settle
 
     pending_saves_settle()

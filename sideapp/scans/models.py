@@ -9,6 +9,7 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils import timezone
 
+from sideapp import events
 from sideapp.pipeline.names import StageName
 
 # What a scan's final reason says about a stage that had failures: (one, several).
@@ -26,9 +27,10 @@ def counted(n: int, one: str, several: str) -> str:
 
 
 class Wiki(models.Model):
-    """A wiki, known by what it says of itself (siteinfo's wikiid and sitename), not by
-    the address it was first reached at: `api_url` is where it answers now, and a wiki
-    reached at a new address keeps its row (sideapp.scans.wikis.wiki_for). A row whose
+    """A wiki, known by what it says of itself (siteinfo's wikiid and sitename) and what it
+    holds, not by the address it was first reached at: `api_url` is where it answers now,
+    and a wiki reached at a new address keeps its row when it holds what was stored of it
+    (sideapp.scans.wikis.wiki_identify); two wikis named alike are two rows. A row whose
     wiki never answered has no wikiid yet."""
 
     api_url = models.URLField(max_length=500, unique=True)
@@ -70,6 +72,10 @@ class Article(models.Model):
     last_scanned_at = models.DateTimeField(null=True, blank=True)
     titled_at = models.DateTimeField(default=timezone.now)  # when it took its present title
     deleted_at = models.DateTimeField(null=True, blank=True)  # the page is deleted on the wiki
+    # Bumped in the same transaction by every write that changes what the page's findings say
+    # (a verdict, a reason, a suggestion, an editor's judgement: sideapp.claims.changes); the
+    # public API's ETag and cache key come from it, so a changed verdict is never a 304.
+    findings_version = models.PositiveBigIntegerField(default=0)
     # The title's words for the editors' search (sideapp.claims.search), kept by PostgreSQL
     # (a stored generated column: it follows a move).
     title_search = models.GeneratedField(expression=SearchVector("title", config="english", weight="B"),
@@ -79,6 +85,10 @@ class Article(models.Model):
         constraints = [models.UniqueConstraint(fields=["wiki", "page_id"], condition=models.Q(page_id__isnull=False),
                                                name="article_unique_page")]
         indexes = [models.Index(fields=["wiki", "title"], name="article_title"),
+                   # The editors' list sorted by article walks titles in order and reads each
+                   # article's claims (an incremental sort stops at the page's last row), where
+                   # (wiki, title) gives no order across wikis: every match was sorted (3 s at 1M).
+                   models.Index(fields=["title"], name="article_title_order"),
                    GinIndex("title_search", name="article_title_search")]
 
     def __str__(self) -> str:
@@ -114,6 +124,9 @@ class Revision(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["article", "rev_id"], name="revision_unique_id")]
+        # A revision id names one revision of a wiki: a scan finds the one stored under it
+        # to tell whether another wiki answers at the address now (scans.services).
+        indexes = [models.Index(fields=["rev_id"], name="revision_rev_id")]
         ordering = ["-rev_id"]
 
     def __str__(self) -> str:
@@ -219,6 +232,9 @@ class ScanJob(models.Model):
             status=status, reason=reason[:2000], finished_at=finished_at)
         if ended:
             self.status, self.reason, self.finished_at = status, reason[:2000], finished_at
+            # Its pages' findings no longer name a running check.
+            events.findings_changed.send(sender=ScanJob, articles=list(
+                self.items.exclude(article=None).values_list("article_id", flat=True)))
         return bool(ended)
 
 

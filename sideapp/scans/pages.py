@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from sideapp import events
 from sideapp.scans.models import Article, ArticleTitle, Wiki
 
 
@@ -68,6 +69,7 @@ def article_rename(*, article: Article, title: str, reason: str, when: datetime 
         if row.title != title:
             ArticleTitle.objects.create(article=row, title=row.title, until=when, reason=reason[:2000])
             Article.objects.filter(pk=row.pk).update(title=title, titled_at=when)
+            events.findings_changed.send(sender=Article, articles=[row.pk])
     article.title, article.titled_at = title, when
     return article
 

@@ -15,6 +15,7 @@ from collections import Counter
 
 from django.db import transaction
 
+from sideapp.claims.changes import findings_changed
 from sideapp.claims.models import Citation, Claim, ClaimCitation, RevisionClaim
 from sideapp.scans.models import Article, Revision
 from sideapp.scans.occurrences import occurrences_json, tagged
@@ -189,6 +190,7 @@ def revision_store(*, article: Article, page: PageData, extraction: wt.Extractio
             article.page_id = page.page_id
             article.save(update_fields=["current_revision", "page_id"])
             _mark_current(revision)
+            findings_changed(articles=[article.pk])
     return revision
 
 

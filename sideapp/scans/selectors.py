@@ -81,14 +81,18 @@ def failed_sources(job: ScanJob, limit: int = 200) -> list[Source]:
 
 
 def wiki_rows() -> list[dict]:
-    """The admins' wikis page: each wiki with its articles, current claims and whether
-    edits can be saved on it from Side editor (and why not)."""
+    """The admins' wikis page: each wiki with its articles, current claims, whether
+    edits can be saved on it from Side editor (and why not), and the addresses of other
+    wikis named alike (the same wikiid and sitename, holding other pages)."""
     wikis = Wiki.objects.annotate(
         article_count=Count("articles", distinct=True),
         claim_count=Count("articles__claims", filter=Q(articles__claims__current=True), distinct=True),
     ).select_related("patrol_cursor").order_by("name", "api_url")
+    wikis = list(wikis)
     return [{"wiki": w, "configured": wiki_is_configured(w), "saving_off": saving_off_reason(w),
-             "problem": "" if w.wikiid else wiki_problem(w)} for w in wikis]
+             "problem": "" if w.wikiid else wiki_problem(w),
+             "namesakes": [o.api_url for o in wikis if o.pk != w.pk and o.wikiid and o.identity == w.identity]}
+            for w in wikis]
 
 
 def wiki_problem(wiki: Wiki) -> str:

@@ -49,6 +49,7 @@ def scan_request(*, wiki: Wiki, kind: str, titles: list[str] | None = None, cate
         )
         ScanItem.objects.bulk_create([ScanItem(job=job, title=t, page_id=page_id if len(clean) == 1 else None)
                                       for t in clean])
+        _findings_follow(wiki, clean, page_id)
         if enqueue:
             events.scan_requested.send(sender=ScanJob, job=job)
     return job
@@ -132,7 +133,15 @@ def scan_expand(*, job: ScanJob, client: WikiClient | None = None) -> list[ScanI
         job.finish(ScanJob.Status.DONE, f"nothing to scan: {where}")
         return []
     ScanItem.objects.bulk_create([ScanItem(job=job, title=t) for t in titles], ignore_conflicts=True)
+    _findings_follow(job.wiki, titles, None)
     return list(job.items.all())
+
+
+def _findings_follow(wiki: Wiki, titles: list[str], page_id: int | None) -> None:
+    """A scan of these pages is open: their findings say so (and have no ETag) from now on."""
+    page = Q(title__in=titles) | Q(page_id=page_id) if page_id else Q(title__in=titles)
+    events.findings_changed.send(sender=ScanJob, articles=list(Article.objects.filter(page, wiki=wiki)
+                                                                .values_list("pk", flat=True)))
 
 
 def scan_item_run(*, item: ScanItem, client: WikiClient | None = None) -> ScanItem:
@@ -186,7 +195,10 @@ def _notes(page: PageData, written: bool) -> str:
 
 def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, bool]:
     """Store `page` unless its revision is known. Returns (article, revision, written).
-    The article is the page's by its id: a moved page's row is renamed, not copied."""
+    The article is the page's by its id: a moved page's row is renamed, not copied.
+    ScanRefused when the wiki's revision is not the one stored under its id (before any
+    row is renamed or written): another wiki answers at this wiki's address."""
+    _check_same_wiki(wiki, page)
     article = article_for_page(wiki=wiki, page_id=page.page_id, title=page.title)
     known = Revision.objects.filter(article=article, rev_id=page.rev_id).first()
     if known:
@@ -204,3 +216,23 @@ def article_store(*, wiki: Wiki, page: PageData) -> tuple[Article, Revision, boo
         return article, Revision.objects.get(article=article, rev_id=page.rev_id), False
     Article.objects.filter(pk=article.pk).update(last_scanned_at=timezone.now())
     return article, revision, True
+
+
+def _check_same_wiki(wiki: Wiki, page: PageData) -> None:
+    """A revision id names one revision of one wiki: one stored under it that is another
+    page's, or another text, was read from another wiki (two wikis named alike, an address
+    that another wiki answers at now). Refused in words, so a scan never answers with
+    another wiki's page."""
+    stored = (Revision.objects.filter(article__wiki=wiki, rev_id=page.rev_id)
+              .values_list("article__page_id", "article__title", "sha1").first())
+    if stored is None:
+        return
+    page_id, title, sha1 = stored
+    if (page_id in (None, page.page_id)) and (not sha1 or not page.sha1 or sha1 == page.sha1):
+        return
+    raise ScanRefused(
+        f"revision {page.rev_id} of {page.title!r} at {wiki.api_url} is not the revision {page.rev_id} "
+        f"Side editor stored for {wiki} (of {title!r}): another wiki answers at {wiki.api_url} now, "
+        "though it is named alike. Nothing was written (a scan never mixes two wikis' pages); an admin "
+        "gives this wiki's row its own address again (Django admin, Wikis), then adds the wiki answering "
+        "here on the wikis page: it becomes a wiki of its own.")

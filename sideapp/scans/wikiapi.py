@@ -63,6 +63,11 @@ class EditConflict(WikiError):
     """The page changed since the revision the edit was built on; nothing was saved."""
 
 
+class EditOutcomeUnknown(WikiError):
+    """The edit was sent but no answer came back (a timeout, a connection lost, a gateway's
+    5xx): the wiki may have stored it. Its outcome is read from the page's history."""
+
+
 class EditRefused(WikiError):
     """The wiki did not save the edit (protection, permissions, a filter, no change)."""
 
@@ -270,6 +275,16 @@ class WikiClient:
             raise PageMissing(f"page {title!r} does not exist on the wiki")
         return _page_data(title, page, redirects)
 
+    def page_by_id(self, page_id: int) -> PageData:
+        """Latest revision of the page with id `page_id`, whatever it is titled now (a move
+        keeps the id; no redirect is followed); PageMissing when the wiki has no such page."""
+        result = self._api("query", pageids=page_id, prop="revisions|info", inprop="protection",
+                           rvprop=PAGE_RVPROP, rvslots="main", formatversion=2)
+        pages = result.get("query", {}).get("pages", [])
+        if not pages or pages[0].get("missing") or pages[0].get("invalid") or not pages[0].get("revisions"):
+            raise PageMissing(f"the wiki has no page with id {page_id} any more: it was deleted")
+        return _page_data(pages[0]["title"], pages[0], [])
+
     def page_at(self, rev_id: int) -> PageData:
         """Revision `rev_id` of its page, whichever is latest now (a patrolled edit);
         PageMissing when the wiki no longer shows it (a deleted page or revision)."""
@@ -280,6 +295,26 @@ class WikiClient:
             raise PageMissing(f"revision {rev_id} is no longer on the wiki: its page or the revision "
                               "was deleted")
         return _page_data(pages[0]["title"], pages[0], [])
+
+    def revision_hashes(self, rev_ids: list[int]) -> dict[int, tuple[int, str]]:
+        """{revision id: (its page id, the wiki's sha1 of its text)} for the revisions of
+        `rev_ids` the wiki has (a deleted one, or one whose hash is hidden, is left out):
+        what tells whether a wiki holds what Side editor stored of it (sideapp.scans.wikis)."""
+        result = self._api("query", revids="|".join(str(r) for r in rev_ids), prop="revisions",
+                           rvprop="ids|sha1", formatversion=2)
+        found = {}
+        for page in result.get("query", {}).get("pages", []):
+            for revision in page.get("revisions", []):
+                if revision.get("sha1") and not revision.get("sha1hidden"):
+                    found[int(revision["revid"])] = (int(page.get("pageid", 0)), str(revision["sha1"]))
+        return found
+
+    def latest_revisions(self, limit: int) -> list[tuple[int, int, str]]:
+        """(revision id, page id, sha1) of the wiki's newest `limit` revisions, newest first."""
+        result = self._api("query", list="allrevisions", arvlimit=limit, arvprop="ids|sha1", formatversion=2)
+        return [(int(r["revid"]), int(page.get("pageid", 0)), str(r["sha1"]))
+                for page in result.get("query", {}).get("allrevisions", [])
+                for r in page.get("revisions", []) if r.get("sha1") and not r.get("sha1hidden")]
 
     def query(self, **params) -> dict:
         """One action=query request, for background reads that build their own parameters
@@ -294,10 +329,13 @@ class WikiClient:
             raise PageMissing(f"the wiki has no page with id {page_id}")
         return pages[0]["title"], int(pages[0].get("ns", 0))
 
-    def revisions_after(self, title: str, base: int, *, content: bool = True, limit: int = 50) -> list[dict]:
+    def revisions_after(self, title: str, base: int, *, content: bool = True, limit: int = 50,
+                        page_id: int | None = None) -> list[dict]:
         """The page's revisions after `base`, oldest first (at most `limit`): {"revid", "user",
-        "timestamp", "comment", "text"}; "text" None where its content is hidden (or not asked)."""
-        result = self._api("query", titles=title, prop="revisions", rvstartid=base, rvdir="newer",
+        "timestamp", "comment", "text"}; "text" None where its content is hidden (or not asked).
+        The page is `page_id`'s where given (a move keeps it), else `title`'s."""
+        which = {"pageids": page_id} if page_id else {"titles": title}
+        result = self._api("query", **which, prop="revisions", rvstartid=base, rvdir="newer",
                            rvlimit=limit + 1, rvslots="main", formatversion=2,
                            rvprop="ids|user|timestamp|comment" + ("|content" if content else ""))
         pages = result.get("query", {}).get("pages", [])
@@ -349,10 +387,11 @@ class WikiClient:
 
 
     # -- writes ----------------------------------------------------------------------
-    def latest_revision(self, title: str) -> tuple[int, str]:
-        """(revision id, timestamp) of the page's latest revision, asked now."""
-        result = self._api("query", titles=title, prop="revisions", rvprop="ids|timestamp",
-                           formatversion=2)
+    def latest_revision(self, title: str, *, page_id: int | None = None) -> tuple[int, str]:
+        """(revision id, timestamp) of the page's latest revision, asked now (the page
+        `page_id`'s where given, else `title`'s)."""
+        which = {"pageids": page_id} if page_id else {"titles": title}
+        result = self._api("query", **which, prop="revisions", rvprop="ids|timestamp", formatversion=2)
         pages = result.get("query", {}).get("pages", [])
         if not pages or pages[0].get("missing") or not pages[0].get("revisions"):
             raise PageMissing(f"page {title!r} does not exist on the wiki")
@@ -360,31 +399,39 @@ class WikiClient:
         return int(revision["revid"]), revision["timestamp"]
 
     def edit(self, title: str, text: str, summary: str, baserevid: int,
-             starttimestamp: datetime) -> SavedEdit:
-        """Save `text` as `title` if its latest revision is still `baserevid`.
+             starttimestamp: datetime, *, page_id: int | None = None) -> SavedEdit:
+        """Save `text` as `title` (as the page `page_id`, where given: a page moved meanwhile
+        is not reached through its redirect) if its latest revision is still `baserevid`.
 
         Raises `EditConflict` when someone edited the page since (checked first here,
         and again by the wiki itself through baserevid/basetimestamp/starttimestamp in
         case an edit lands in between). A save is never retried: a timeout after the
-        wiki stored it must not store it twice.
+        wiki stored it must not store it twice; a save sent whose answer never came raises
+        `EditOutcomeUnknown` (the caller reads the outcome from the page's history).
         """
         if not self.config.username:
             raise WikiLoginFailed("no wiki account is configured for edits: set "
                                   "SIDE_WIKI_USERNAME and SIDE_WIKI_PASSWORD (a bot password)")
-        latest, stamp = self.latest_revision(title)
+        latest, stamp = self.latest_revision(title, page_id=page_id)
         if latest != baserevid:
             raise EditConflict(_conflict_message(title, baserevid, latest))
         params = {
-            "title": title, "text": text, "summary": summary, "nocreate": 1,
+            **({"pageid": page_id} if page_id else {"title": title}), "text": text, "summary": summary, "nocreate": 1,
             "baserevid": baserevid, "basetimestamp": stamp,
             "starttimestamp": starttimestamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "assert": "user", "formatversion": 2,
         }
+        csrf = self._retrying("csrf token", lambda: self.site.get_token("csrf"))
         try:
-            result = self._retrying("edit", lambda: self.site.api(
-                "edit", token=self.site.get_token("csrf"), **params), attempts=1)["edit"]
+            result = self._retrying("edit", lambda: self.site.api("edit", token=csrf, **params), attempts=1)["edit"]
         except APIError as exc:
             raise _edit_error(title, baserevid, exc) from exc
+        except WikiUnavailable as exc:
+            if _maybe_sent(exc.__cause__):
+                raise EditOutcomeUnknown(
+                    "the save was sent to the wiki but no answer came back "
+                    f"({_unanswered(exc.__cause__, self.config)}), so the wiki may have stored it") from exc
+            raise
         if result.get("result") != "Success":
             raise EditRefused(refusal_sentence(*failure_code(result), title))
         if result.get("nochange"):
@@ -419,6 +466,18 @@ def _unanswered(exc: Exception, config: ClientConfig) -> str:
     if isinstance(exc, (ValueError, mwclient.errors.InvalidResponse)):
         return "what came back was not a MediaWiki API answer: is this the address of its api.php?"
     return "it kept answering with errors"
+
+
+def _maybe_sent(exc: BaseException | None) -> bool:
+    """Whether a request that failed so may have reached the wiki (a connection never made
+    did not; one that timed out, was dropped or got a gateway's 5xx may have)."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return False
+    if isinstance(exc, requests.HTTPError):
+        return exc.response is not None and exc.response.status_code >= 500
+    if isinstance(exc, requests.ConnectionError):
+        return "NewConnectionError" not in repr(exc) and "Connection refused" not in str(exc)
+    return isinstance(exc, requests.Timeout)
 
 
 def _login_reason(exc: LoginError) -> str:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.utils import timezone
 
+from sideapp.claims.changes import findings_changed
 from sideapp.sources.archives import archives, citation_page_state, citation_target, copies_of, copy_wanted, wants_dead_copy
 from sideapp.sources.models import ArchivedCopy
 from verifier_core.fetch.citedates import day_words
@@ -123,8 +125,10 @@ def claim_copies_wanted(*, claim, links, readings: dict[int, Reading], verdicts:
         copy_wanted(source=link.citation.source, target=readings[link.pk].target)
     if wanted:
         claim.verify_state = "pending"  # the pipeline reads it to queue the lookups (stages.after_claim)
-        type(claim).objects.filter(pk=claim.pk).update(
-            verify_state="pending", verify_reason="waiting for an archived copy: the live page does not "
-            "support the claim and may have changed since it was cited")
+        with transaction.atomic():
+            type(claim).objects.filter(pk=claim.pk).update(
+                verify_state="pending", verify_reason="waiting for an archived copy: the live page does not "
+                "support the claim and may have changed since it was cited")
+            findings_changed(articles=[claim.article_id])
     return bool(wanted)
 

@@ -30,6 +30,7 @@ import mwparserfromhell
 from .edits import RefTarget, WikitextChange, _applied, _checked
 from .locate import LocateError, attached_tags, masked, ref_occurrences
 from .names import is_cite_template, maintenance_tag, template_key
+from .plain import plain_wikitext
 from .style import article_citations, date_format_of, format_date
 
 _MONTHS = ("January February March April May June July August September October "
@@ -78,6 +79,7 @@ def add_archive(wikitext: str, *, target: RefTarget, archive_url: str, archive_d
     if url_status not in URL_STATUSES:
         raise ValueError(f"url_status must be one of {URL_STATUSES}")
     style = style or archive_style(wikitext)
+    archive_url = plain_wikitext(archive_url, "url")  # an archive's answer: one working URL, never markup
     start, end = _definition(wikitext, _checked(wikitext, target))
     ref = wikitext[start:end]
     written = format_date(archive_date, style.date_format)

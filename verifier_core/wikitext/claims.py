@@ -46,12 +46,13 @@ def paragraph_claims(
     starts = [span.start for span in spans]
     cells = [m for m in raw.markers if m.kind == "cell"]
     claims: list[Claim] = []
-    previous_end = 0
+    previous: _Group | None = None
     for group in _joined_tags(_groups(raw.markers, text), starts):
-        claim = _claim(text, spans, starts, group, previous_end)
-        previous_end = group.end
+        claim = _claim(text, spans, starts, group, previous.end if previous else 0)
+        before, previous = previous, group
         if claim is None:
             continue
+        claim.span = _span(text, claim, group, before)
         claim.section = list(section)
         claim.paragraph_index = paragraph_index
         _attach_markers(claim, group, citations)
@@ -121,6 +122,21 @@ def _claim(
         sentence_index=sentence,
         after=text[group.end : spans[sentence].end].strip(),
     )
+
+
+def _span(text: str, claim: Claim, group: _Group, before: _Group | None) -> tuple[int, int] | None:
+    """Where the claim's words stand in the wikitext: from the end of the citations (and
+    their tags) right before them in the paragraph to its own first citation, when both
+    places are known and nothing but spaces or punctuation lies between that group and the
+    claim's first word (`...long.{{sfn|x}} The new pier ...<ref>`); None otherwise."""
+    own = next((m.place for m in group.markers if m.place is not None), None)
+    start = text.find(claim.text, before.end if before else 0, group.start + 1) if claim.text else -1
+    if own is None or before is None or start < 0 or _has_word(text[before.end : start]):
+        return None
+    places = [m.place for m in before.markers if m.place is not None]
+    if not places or len(places) != len(before.markers) or max(p.end for p in places) > own.start:
+        return None
+    return max(p.end for p in places), own.start
 
 
 def _context(text: str, starts: list[int], claim_start: int) -> str:

@@ -96,6 +96,9 @@ def _places_as_written(claims: list[Claim], offsets: OffsetMap) -> None:
         if claim.needs_citation_span is not None:
             start, end = claim.needs_citation_span
             claim.needs_citation_span = (offsets.start(start), offsets.end(end))
+        if claim.span is not None:  # from the end of a citation to the start of another
+            start, end = claim.span
+            claim.span = (offsets.end(start), offsets.start(end))
 
 
 def _split(code: Wikicode) -> list[tuple[Heading | None, list[Node]]]:

@@ -18,8 +18,10 @@ holds it there raises `LocateError` ("the citation moved since the check").
   same edit (`untag`), once the new source supports the claim;
 - `tag_failed_verification` / `untag_failed_verification`: `{{failed verification|date=}}`
   written after the target, or taken away.
-- `correct_figure`: the claim's figure, written once as plain text in its sentence before
-  the target, replaced by the figure the cited source gives.
+- `correct_figure` (correct.py): the claim's figure, written once in the claim's own words
+  (located from the extractor's span, never by punctuation), replaced by the figure the
+  cited source gives; a figure a `{{convert}}`, `{{circa}}` or date template writes is
+  changed in its parameter where that is certain.
 
 A new ref is written the way the article writes its own (see `style`), and a page the
 article already cites is re-used by name (`<ref name="x" />`) instead of copied.
@@ -36,6 +38,7 @@ from .diff import unified_diff, word_unified_diff
 from .locate import LocateError, attached_tags, masked, ref_occurrences
 from .names import SPAN_TAGS, template_key
 from .params import named, positional
+from .plain import plain_wikitext
 from .style import ArticleCitations, CiteStyle, article_citations, format_date
 from .types import RefOccurrence
 
@@ -115,23 +118,19 @@ def occurrence_target(wikitext: str, occurrence: RefOccurrence) -> RefTarget:
                      name=occurrence.name, group=occurrence.group)
 
 
-def _field(value: str) -> str:
-    """A template parameter value that cannot end the template or the ref early."""
-    value = " ".join(value.split()).replace("{{", "{ {").replace("}}", "} }")
-    return value.replace("<", "&lt;").replace(">", "&gt;").replace("|", "{{!}}")
-
-
 def new_citation(source: NewSource, style: CiteStyle = CiteStyle()) -> str:
     """`<ref>{{cite web |url= |title= |website= |access-date=}}</ref>` in `style` (its
-    template, site parameter, site name and date format); the URL keeps its characters
-    except those that would end the template ("|" as %7C, spaces as %20)."""
-    url = source.url.strip().replace(" ", "%20").replace("|", "%7C")
-    url = url.replace("{", "%7B").replace("}", "%7D").replace("<", "%3C").replace(">", "%3E")
-    site = style.site_name or source.website
+    template, site parameter, site name and date format). Every value of the fetched page
+    (its URL, title and site name) is written as plain text (`plain_wikitext`): nothing it
+    says becomes markup; a URL that is not http(s) is refused (NotPlain, a LocateError).
+    A site name the article itself already writes (`style.site_name`) is the article's own
+    wikitext and is written as the article writes it."""
+    url = plain_wikitext(source.url, "url")
+    site = " ".join(style.site_name.split()) or plain_wikitext(source.website)
     parts = [
         f"url={url}",
-        f"title={_field(source.title) or _field(url)}",
-        *([f"{style.site_param}={_field(site)}"] if site.strip() else []),
+        f"title={plain_wikitext(source.title) or plain_wikitext(source.url)}",
+        *([f"{style.site_param}={site}"] if site else []),
         f"access-date={format_date(source.access_date or date.today(), style.date_format)}",
     ]
     return "<ref>{{" + style.template + " |" + " |".join(parts) + "}}</ref>"
@@ -312,45 +311,9 @@ def untag_failed_verification(wikitext: str, *, target: RefTarget) -> WikitextCh
                           target=target)
 
 
+def correct_figure(wikitext: str, **where) -> WikitextChange:
+    """The claim's figure corrected in its own words: `correct.correct_figure` (its own
+    module, built on the helpers above, so imported when called)."""
+    from .correct import correct_figure as in_its_own_sentence
 
-# Where the claim's sentence starts, looking back from its citation: a line, another
-# citation, or a sentence's end (". " before a capital).
-_SENTENCE_END = re.compile(r"[.!?][\"'”’]?\s+(?=[A-Z\[{'\"“])")
-_TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
-_CONVERTED = re.compile(r"\s*\(\s*(?:about\s+|c\.\s*)?[\d.,]+\s*[^\W\d_]")  # "41 m (135 ft)"
-_LINK = re.compile(r"\[\[[^\[\]]*\]\]")  # a figure in a link is also its target: changed by hand
-
-
-def correct_figure(wikitext: str, *, target: RefTarget, claimed: str, given: str) -> WikitextChange:
-    """The claim's figure `claimed` replaced by `given` (the cited source's), where the
-    sentence before `target` writes it once, as plain text: not inside a template, a link
-    or another ref. Written any other way ({{convert|...}}, twice), LocateError says so."""
-    target = _checked(wikitext, target)
-    text = masked(wikitext)
-    start = _sentence_start(text, target.start)
-    # The wikitext may keep a figure and its unit together with a no-break space.
-    written = r"(?:\s+|&nbsp;|\u00a0)".join(re.escape(part) for part in claimed.split())
-    figure = re.compile(r"(?<![\w.,/-])%s(?![\w/]|[.,:]\d|[-–]\d)" % written)
-    hidden = [m.span() for m in _TEMPLATE.finditer(text, start, target.start)]
-    hidden += [m.span() for m in _LINK.finditer(text, start, target.start)]
-    spots = [m for m in figure.finditer(text, start, target.start)
-             if not any(a <= m.start() < b for a, b in hidden)]
-    if len(spots) != 1:
-        where = "twice in" if len(spots) > 1 else "as plain text in"
-        raise LocateError(f"the figure “{claimed}” is not written once {where} the sentence before its "
-                          "citation (a template or a link may write it); correct it by hand")
-    spot = spots[0]
-    if _CONVERTED.match(text, spot.end()):
-        raise LocateError(f"the claim also gives “{claimed}” in other units right after it; correct both by hand")
-    space = re.search(r"&nbsp;|\u00a0", spot.group(0))
-    given = given.replace(" ", space.group(0)) if space else given
-    new = wikitext[:spot.start()] + given + wikitext[spot.end():]
-    return WikitextChange(wikitext, new, given, f"Corrected a figure to what its cited source gives: "
-                          f"{claimed} → {given}", target=target, replaces=claimed)
-
-
-def _sentence_start(text: str, end: int) -> int:
-    line = text.rfind("\n", 0, end) + 1
-    refs = [o.end for o in ref_occurrences(text) if o.end <= end]
-    ends = [m.end() for m in _SENTENCE_END.finditer(text, line, end)]
-    return max([line, *refs, *ends])
+    return in_its_own_sentence(wikitext, **where)

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from .plain import NotPlain, plain_wikitext
+
 _MARKUP = re.compile(r"[|{}\[\]<>'=*#:;!~&_]|^\s|\n")
-_URL_UNSAFE = {" ": "%20", "[": "%5B", "]": "%5D", "|": "%7C", "<": "%3C", ">": "%3E",
-               "{": "%7B", "}": "%7D", '"': "%22"}
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,9 @@ def plain(text: str) -> str:
 
 
 def external_link(link: Link) -> str:
-    url = "".join(_URL_UNSAFE.get(c, c) for c in link.url.strip())
-    if not url.lower().startswith(("http://", "https://")):
+    try:
+        url = plain_wikitext(link.url, "url")
+    except NotPlain:  # not a web address: shown as text
         return plain(link.title or link.url)
     return f"[{url} {plain(link.title or link.url)}]"
 

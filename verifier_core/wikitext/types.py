@@ -72,6 +72,10 @@ class Claim:
     # and where its {{citation needed}} stands when it has one.
     occurrences: list[RefOccurrence] = field(default_factory=list)
     needs_citation_span: tuple[int, int] | None = None
+    # The stretch of wikitext that holds the claim's words, ending at its first citation
+    # (claims._span); None where the extractor cannot tell (the first claim of a paragraph).
+    # An edit checks it against the text before it trusts it (sentence.claim_span).
+    span: tuple[int, int] | None = None
 
     @property
     def statement(self) -> str:

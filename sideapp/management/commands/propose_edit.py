@@ -1,4 +1,5 @@
-"""propose_edit (--claim ID [ID ...] | --article TITLE [--wiki API_URL]) --action tag|add|replace [--url URL] --json
+"""propose_edit (--claim ID [ID ...] | --article TITLE [--wiki API_URL]) --action tag|add|replace|correct|archive
+[--url URL] --json
 
 The proposal Side editor would make for each claim, as GET /api/v1/claims/<id>/proposal
 builds it, offered or not (`"offered"`, `"why"`), one JSON object per line; a claim it
@@ -22,7 +23,8 @@ from sideapp.scans.wikis import wiki_for
 
 
 class Command(BaseCommand):
-    help = "Print the edit Side editor would propose for claims (tag, add or replace), offered or not."
+    help = ("Print the edit Side editor would propose for claims (tag, add, replace, correct a figure, "
+            "archive), offered or not.")
 
     def add_arguments(self, parser):
         which = parser.add_mutually_exclusive_group(required=True)
