@@ -134,6 +134,20 @@ class ScanRequestTests(WikiTestCase):
                            HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.5")  # the client wrote the first one
         self.assertEqual(spoofed.status_code, 429)
 
+    @override_settings(SIDE_API_SCAN_LIMIT=3, SIDE_API_SCAN_WINDOW=120, SIDE_TRUSTED_PROXIES=["127.0.0.1"])
+    def test_rejected_requests_do_not_count_against_the_limit_only_accepted_ones_do(self):
+        client = {"HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+        bad = ["{oops", {"wiki_id": "nowiki", "page_id": 1}, {"wiki_id": "sidewiki"},
+               {"wiki_id": "sidewiki", "page_id": 99_999_999}, {"wiki_id": "sidewiki", "title": ""}]
+        rejected = [self.ask(body, **client).status_code for body in bad * 2]
+        self.assertTrue(all(400 <= status < 429 for status in rejected), rejected)
+        with self.captureOnCommitCallbacks(execute=True):
+            answers = [self.ask({"wiki_id": "sidewiki", "page_id": self.article.page_id}, **client) for _ in range(4)]
+        self.assertEqual([a.status_code for a in answers], [202, 202, 202, 429])
+        self.assertEqual(answers[-1].json()["code"], "rate_limited")
+        # Past the limit, a bad request is refused by the limit too, before it is read.
+        self.assertEqual(self.ask("{oops", **client).status_code, 429)
+
     def test_bad_requests_are_sentences(self):
         cases = [("{oops", 400, "bad_json"), ({"wiki_id": "nowiki", "page_id": 1}, 404, "unknown_wiki"),
                  ({"wiki_id": "sidewiki"}, 400, "bad_parameter"),

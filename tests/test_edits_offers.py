@@ -125,6 +125,34 @@ class ReplaceOfferTests(SimpleTestCase):
         self.assertTrue(decide(facts, page(score=0.4), ADD).offered)
 
 
+class TaggedOnTheWikiOfferTests(SimpleTestCase):
+    """A citation an editor tagged {{failed verification}} on the wiki fails its claim by a
+    person's judgement: the tagged list is where an editor looks for a better source."""
+
+    def test_a_citation_tagged_on_the_wiki_may_be_replaced_whatever_the_verifiers_doubt(self):
+        for facts in (claim(cited(tagged=True)),
+                      claim(cited(confidence="low", tagged=True)),
+                      claim(cited("partially_supported", score=0.4, tagged=True), verdict="partially_supported",
+                            score=0.4)):
+            with self.subTest(facts=facts):
+                decision = decide(facts, page(), REPLACE)
+                self.assertTrue(decision.offered, decision.why_not)
+                self.assertEqual(decision.target.key, 1)
+                self.assertTrue(decide(facts, page(), ADD).offered)
+
+    def test_the_tagged_citation_is_the_one_replaced_beside_one_that_supports(self):
+        facts = claim(cited("supported", score=0.9, key=1), cited("partially_supported", score=0.3, key=2, position=1,
+                                                                  tagged=True, urls=("https://b.example/",)),
+                      verdict="partially_supported", score=0.3)
+        self.assertEqual(failing(facts).key, 2)
+        self.assertEqual(decide(facts, page(), REPLACE).target.key, 2)
+
+    def test_a_tagged_citation_is_not_tagged_again_and_a_better_page_must_still_outscore_it(self):
+        facts = claim(cited("partially_supported", score=0.4, tagged=True), verdict="partially_supported", score=0.4)
+        self.assertIn("already tagged", tag_decision(facts).why_not)
+        self.assertFalse(decide(facts, page(score=0.3), REPLACE).offered)
+
+
 class SuggestionOfferTests(SimpleTestCase):
     def test_a_suggestion_that_does_not_itself_support_the_claim_is_not_offered(self):
         for verdict in ("partially_supported", "not_supported"):

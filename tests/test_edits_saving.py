@@ -194,6 +194,36 @@ class TaggedOnTheWikiTests(TestCase):
         self.assertContains(refused, "already tagged", status_code=409)
 
 
+    def test_a_claim_tagged_since_its_check_is_searched_for_sources_and_offered_their_replace(self):
+        users = cast()
+        title = f"Side tagged test {uuid.uuid4().hex[:10]}"
+        self.server.edit(title, TWICE)
+        scan_titles(self.server, title)
+        claim = Claim.objects.get(article__title=title, text__startswith="In 1947")
+        # Checked before the tag, with doubt: neither flagged nor searched for better sources.
+        claim.claim_citations.update(verdict="not_supported", score=0.3, confidence="low")
+        Claim.objects.filter(pk=claim.pk).update(verdict="not_supported", score=0.3, confidence="low", flagged=False,
+                                                 needs_look=False, verify_state="done", suggest_state="")
+        tagged = TWICE.replace('council.<ref name="ngc"/>', 'council.<ref name="ngc"/>{{failed verification|date=May 2026}}')
+        self.server.edit(title, tagged, summary="a human tags it")
+        scan_titles(self.server, title)
+        claim.refresh_from_db()
+        self.assertEqual((claim.flagged, claim.suggest_state), (False, Claim.State.PENDING))
+        better = suggested(claim, "https://example.org/council-1947", "Council elections of 1947")
+        Claim.objects.filter(pk=claim.pk).update(suggest_state="done")
+        client = Client()
+        client.login(username=users["editor"].username, password=PASSWORD)
+        page = client.get(reverse("claim_detail", args=[claim.pk]))
+        replace = reverse("suggestion_apply", args=[claim.pk, better.pk]) + "?mode=replace"
+        self.assertContains(page, replace.replace("&", "&amp;"))
+        preview = client.get(replace)
+        self.assertEqual(preview.status_code, 200, preview.content[-1500:])
+        new = preview.context["proposal"].change.new
+        self.assertIn("council.<ref>{{cite web |url=https://example.org/council-1947", new)
+        self.assertNotIn("{{failed verification", new)
+        self.assertEqual(new.count('<ref name="ngc">'), 1)  # the named ref's definition kept for its other use
+
+
 class ConcurrentSavesTests(TransactionTestCase):
     """Two editors confirming at the same moment, in two threads with their own database
     connections, through the one bot account: the page lock lets one save at a time, so

@@ -93,6 +93,35 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         self.assertIn("|title=Stone}}</ref><ref>{{cite web |url=" + NEW_URL, text)
         self.assertIn("Added a citation that supports the claim", self.last_comment())
 
+    def test_an_added_source_that_supports_the_claim_takes_its_failed_verification_off_in_the_same_edit(self):
+        tag = "{{failed verification|date=May 2026}}"
+        self.server.edit(self.title, PAGE.replace("|title=Stone}}</ref>", "|title=Stone}}</ref>" + tag),
+                         summary="a human tags it")
+        scan_titles(self.server, self.title)
+        claim = self.claim("It is made of red stone")
+        url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
+        preview = self.client.get(url, {"mode": "add"})
+        proposal = preview.context["proposal"]
+        self.assertEqual((proposal.untag_offered, proposal.untag), (True, True))  # on: the new source supports it
+        self.assertContains(preview, 'name="untag" value="1" checked')
+        self.assertNotIn(tag, proposal.change.new)
+        kept = self.client.get(url, {"mode": "add", "untag": "0"}).context["proposal"]
+        self.assertIn("|title=Stone}}</ref>" + tag + "<ref>{{cite web |url=" + NEW_URL, kept.change.new)
+        self.assertNotEqual(kept.token, proposal.token)
+        saved = self.client.post(url, {"mode": "add", "confirm": "1", "untag": "1", "token": proposal.token})
+        self.assertEqual(saved.status_code, 200, saved.content[-2000:])
+        text = self.wiki_text()
+        self.assertIn("|title=Stone}}</ref><ref>{{cite web |url=" + NEW_URL, text)
+        self.assertNotIn("failed verification", text)
+        self.assertIn("Added a citation that supports the claim and removed the {{failed verification}} tag",
+                      self.last_comment())
+
+    def test_a_claim_with_no_failing_tag_is_not_asked_about_one(self):
+        claim = self.claim("It is made of red stone")
+        preview = self.client.get(reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk]), {"mode": "add"})
+        self.assertFalse(preview.context["proposal"].untag_offered)
+        self.assertNotContains(preview, 'name="untag"')
+
     def test_an_edit_of_another_section_between_preview_and_save_is_kept_beside_ours(self):
         claim = self.claim("It is made of red stone")
         url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])

@@ -41,8 +41,10 @@ class PipelineEndToEndTests(SharedPipelineTestCase):
         self.assertTrue(flagged.exists())
         self.assertEqual(set(flagged.values_list("suggest_state", flat=True)), {Claim.State.DONE})
         # Claims that are neither flagged nor "needs a look" (confidently supported) get none;
-        # those whose source could not be read do (a readable source may be added beside it).
-        quiet = Claim.objects.filter(flagged=False, needs_look=False).exclude(verdict="source_unavailable")
+        # those whose source could not be read do (a readable source may be added beside it),
+        # and so do those tagged {{failed verification}} on the wiki (the "Tagged" list).
+        quiet = (Claim.objects.filter(flagged=False, needs_look=False, tagged_revision=None)
+                 .exclude(verdict="source_unavailable"))
         self.assertFalse(quiet.exclude(suggest_state="").exists())
         better = Suggestion.objects.filter(beats_current=True).select_related("claim")
         self.assertTrue(better.exists())
@@ -103,6 +105,24 @@ class PipelineEndToEndTests(SharedPipelineTestCase):
         self.assertTrue(best.url.endswith("/pages/arle-canoe-navigation-notes.txt"), best.url)
         # No citation to be better than: suggested, never tagged "better".
         self.assertFalse(needs.suggestions.filter(beats_current=True).exists())
+
+    def test_a_claim_tagged_on_the_wiki_is_searched_and_a_page_the_article_cites_is_offered_in_its_place(self):
+        from sideapp.claims.offers import REPLACE, claim_offers
+        from sideapp.claims.selectors import claim_detail
+
+        tagged = Claim.objects.get(article__title="Kellhaven Lighthouse", text__startswith="The paraffin lamp")
+        self.assertIsNotNone(tagged.tagged_revision)  # {{failed verification}} on the wiki: the "Tagged" list
+        self.assertFalse(tagged.flagged)
+        self.assertEqual(tagged.suggest_state, Claim.State.DONE, tagged.suggest_reason)
+        own = set(tagged.citations.values_list("url", flat=True))
+        elsewhere = {url for url in ClaimCitation.objects.filter(claim__article=tagged.article)
+                     .exclude(claim=tagged).values_list("citation__url", flat=True) if url and url not in own}
+        supporting = tagged.suggestions.filter(verdict="supported")
+        self.assertTrue(any(same_page(s.url, url) for s in supporting for url in elsewhere),
+                        (list(tagged.suggestions.values_list("url", "verdict")), tagged.suggest_reason))
+        offers = claim_offers(claim_detail(tagged.pk))
+        self.assertTrue(any(o[REPLACE].offered for o in offers.by_suggestion.values()),
+                        [o[REPLACE].why_not for o in offers.by_suggestion.values()])
 
     def test_claims_whose_figures_the_source_contradicts_are_not_supported(self) -> None:
         # The demo's three planted mismatches: flagged, as a tag can fix them (issue 31).

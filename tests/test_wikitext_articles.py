@@ -17,11 +17,14 @@ from verifier_core.wikitext.statements import MIN_CONTENT_WORDS, content_words
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wikitext"
 GARBAGE = ("{{", "}}", "[[", "|", "<ref", "==")
-SHORT_FOOTNOTE = re.compile(
-    r"\{\{\s*(?:sfn|sfnp|sfnm|sfnmp|harvnb|harvp|harv|harvtxt|harvcol|harvcolnb|harvcoltxt|"
-    r"harvard citation|harvard citation no brackets|harvard citation text)\s*[|}]",
-    re.I,
-)
+# Footnotes only: the in-text author-date kind ({{harvtxt}}, {{harvnb}}...) prints words in
+# the sentence and is no occurrence of its own (inside a ref, the ref is).
+SHORT_FOOTNOTE = re.compile(r"\{\{\s*(?:sfn|sfnp|sfnm|sfnmp)\s*[|}]", re.I)
+IN_TEXT_AUTHOR_DATE = re.compile(
+    r"\{\{\s*(?:harvnb|harvp|harv|harvtxt|harvcol|harvcolnb|harvcoltxt|harvard citation|"
+    r"harvard citation no brackets|harvard citation text)\s*\|([^|}]+)", re.I)
+# A claim that is nothing but an author and a year: "Smith (2010)", "(Smith & Roe 2010)".
+AUTHOR_DATE_ONLY = re.compile(r"^(?:[A-Z]\S*(?: & [A-Z]\S*)* \(\d{4}[a-z]?\)|\([A-Z]\S*(?: & [A-Z]\S*)* \d{4}[a-z]?\))$")
 REF_OPEN = re.compile(r"<ref(?=[\s>/])", re.I)
 NAME_ATTRIBUTE = re.compile(r"""<ref\b[^>]*?\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>/]+))""", re.I)
 
@@ -111,6 +114,18 @@ class SharedArticleTests(SimpleTestCase):
             for claim in e.claims:
                 with self.subTest(article=name, claim=claim.text[:60]):
                     self.assertIn(claim.text, e.plain_text)
+
+    def test_no_claim_is_an_author_and_year_alone_and_author_date_templates_cite_only_in_a_ref(self):
+        found = 0
+        for name, e in self.results.items():
+            for claim in e.claims:
+                with self.subTest(article=name, claim=claim.text[:60]):
+                    self.assertIsNone(AUTHOR_DATE_ONLY.match(claim.text.strip()))
+            found += len(IN_TEXT_AUTHOR_DATE.findall(without_reference_lists(self.texts[name])))
+            with self.subTest(article=name):
+                self.assertEqual([c.template for c in e.citations if c.kind == "sfn" and c.template.startswith("harv")],
+                                 [])
+        self.assertGreaterEqual(found, 1, "the shared articles hold no author-date template: nothing checked")
 
     def test_no_claim_contains_markup(self):
         for name, e in self.results.items():

@@ -194,7 +194,7 @@ class ShortFootnoteTests(SimpleTestCase):
 
     def test_it_resolves_through_an_sfnref_id(self):
         (c,) = self.cited("The river flows north for 212 km")
-        self.assertEqual((c.template, c.title, c.location), ("harvnb", "The Northern Deltas", "ch. 3"))
+        self.assertEqual((c.template, c.title, c.location), ("sfn", "The Northern Deltas", "ch. 3"))
 
     def test_it_resolves_a_short_footnote_inside_a_ref(self):
         (c,) = self.cited("and reaches the sea at Brevik.")
@@ -203,7 +203,7 @@ class ShortFootnoteTests(SimpleTestCase):
 
     def test_it_resolves_a_ref_harv_entry_by_surname_and_year(self):
         (c,) = self.cited("Its delta was drained in 1911.")
-        self.assertEqual((c.template, c.work, c.doi), ("harvp", "Hydrology Review", "10.1000/xyz123"))
+        self.assertEqual((c.template, c.work, c.doi), ("sfnp", "Hydrology Review", "10.1000/xyz123"))
 
     def test_it_keeps_an_unresolved_short_footnote_and_warns(self):
         (c,) = self.cited("Salmon return every autumn.")
@@ -218,8 +218,8 @@ class ShortFootnoteTests(SimpleTestCase):
         self.assertNotIn("Names of the plateau", titles)
 
     def test_it_counts_short_footnotes_and_refs_as_occurrences(self):
-        # sfn, sfnp, ref in the efn, Harvnb, ref + harvnb inside it, harvp, sfn.
-        self.assertEqual(self.e.citation_occurrences, 8)
+        # sfn, sfnp, ref in the efn, Sfn, ref (a harvnb inside it points it at its entry), sfnp, sfn.
+        self.assertEqual(self.e.citation_occurrences, 7)
 
     def test_it_merges_identical_short_footnotes_into_one_citation(self):
         e = extract("A.{{sfn|Roe|2001|p=1}} B.{{sfn|Roe|2001|p=1}} C.{{sfn|Roe|2001|p=2}}", "T")
@@ -229,3 +229,76 @@ class ShortFootnoteTests(SimpleTestCase):
     def test_it_prints_the_author_and_year_of_harvtxt_in_the_sentence(self):
         e = extract("As {{harvtxt|Roe|2001}} argued, rivers bend.", "T")
         self.assertIn("As Roe (2001) argued", e.plain_text)
+
+
+class InTextAuthorDateTests(SimpleTestCase):
+    """`{{harvtxt}}`, `{{harvnb}}`, `{{harvp}}`, `{{harv}}`... print "Smith (2010)" in the running
+    text and make no footnote: words of the sentence, not a citation of it. (`{{sfn}}` and
+    `{{sfnp}}` make a footnote: they are citations.)"""
+
+    BIBLIOGRAPHY = ("\n\n== Bibliography ==\n* {{cite book |last=Smith |first=Ann |year=2010 |title=Rivers"
+                    " |url=https://example.org/rivers}}\n* {{cite book |last1=Roe |last2=Doe |year=2001"
+                    " |title=Bends}}\n")
+
+    def extract(self, body: str):
+        return extract(body + self.BIBLIOGRAPHY, "T")
+
+    def test_an_author_date_subject_is_words_of_its_sentence_and_the_ref_after_it_backs_it(self):
+        e = self.extract("{{harvtxt|Smith|2010}} has noted that the river bends north."
+                         "<ref>{{cite web |url=https://example.org/bend |title=Bend}}</ref>")
+        (claim,) = e.claims
+        self.assertEqual(claim.text, "Smith (2010) has noted that the river bends north.")
+        self.assertEqual([e.citations[i].url for i in claim.citation_indices], ["https://example.org/bend"])
+        self.assertEqual([o.kind for o in claim.occurrences], ["ref"])
+        self.assertEqual(e.citation_occurrences, 1)
+        self.assertNotIn("harvtxt", [c.template for c in e.citations])
+
+    def test_an_author_date_subject_without_a_ref_makes_no_claim_and_no_citation(self):
+        e = self.extract("{{harvtxt|Smith|2010}} has noted that the river bends north. It floods.")
+        self.assertEqual(e.claims, [])
+        self.assertEqual(e.citations, [])
+        self.assertEqual(e.citation_occurrences, 0)
+        self.assertIn("Smith (2010) has noted that the river bends north.", e.plain_text)
+
+    def test_each_in_text_template_prints_what_the_wiki_prints_and_cites_nothing(self):
+        printed = {
+            "{{harvtxt|Smith|2010}}": "Smith (2010)",
+            "{{Harvtxt|Smith|2010|p=25}}": "Smith (2010, p. 25)",
+            "{{harvard citation text|Smith|2010}}": "Smith (2010)",
+            "{{harvp|Smith|2010}}": "Smith (2010)",
+            "{{harvp|Smith|2010|pp=4–6}}": "Smith (2010), pp. 4–6",
+            "{{harvnb|Smith|2010}}": "Smith 2010",
+            "{{harvard citation no brackets|Smith|2010|p=3}}": "Smith 2010, p. 3",
+            "{{harv|Smith|2010}}": "(Smith 2010)",
+            "{{harvard citation|Roe|Doe|2001}}": "(Roe & Doe 2001)",
+            "{{harvcoltxt|Smith|2010|p=25}}": "Smith (2010:25)",
+            "{{harvcol|Smith|2010|p=25}}": "(Smith 2010:25)",
+            "{{harvcolnb|Smith|2010|p=25}}": "Smith 2010:25",
+            "{{harvtxt|Roe|Doe|Poe|2001}}": "Roe, Doe & Poe (2001)",
+            "{{harvtxt|Roe|Doe|Poe|Moe|2001}}": "Roe et al. (2001)",
+        }
+        for template, words in printed.items():
+            with self.subTest(template=template):
+                e = self.extract(f"As {template} has noted, the river bends north.<ref>Atlas, 1990.</ref>")
+                (claim,) = e.claims
+                self.assertEqual(claim.text, f"As {words} has noted, the river bends north.")
+                self.assertEqual([e.citations[i].raw for i in claim.citation_indices], ["Atlas, 1990."])
+                self.assertEqual(e.citation_occurrences, 1)
+
+    def test_sfn_and_sfnp_are_footnotes_and_cite_their_sentence(self):
+        for template in ("{{sfn|Smith|2010|p=4}}", "{{sfnp|Smith|2010|p=4}}"):
+            with self.subTest(template=template):
+                e = self.extract(f"The river bends north.{template}")
+                (claim,) = e.claims
+                self.assertEqual(claim.text, "The river bends north.")
+                (citation,) = [e.citations[i] for i in claim.citation_indices]
+                self.assertEqual((citation.kind, citation.title, citation.location), ("sfn", "Rivers", "p. 4"))
+                self.assertEqual([o.kind for o in claim.occurrences], ["sfn"])
+
+    def test_a_harvnb_inside_a_ref_still_resolves_the_refs_citation(self):
+        e = self.extract("The river bends north.<ref>{{harvnb|Smith|2010|p=9}}</ref>")
+        (claim,) = e.claims
+        (citation,) = [e.citations[i] for i in claim.citation_indices]
+        self.assertEqual((citation.kind, citation.template, citation.title), ("ref", "harvnb", "Rivers"))
+        self.assertEqual(e.citation_occurrences, 1)
+        self.assertEqual([o.kind for o in claim.occurrences], ["ref"])

@@ -38,6 +38,54 @@ def target_for(wikitext: str, claim_start: str, position: int = 0) -> RefTarget:
     return occurrence_target(wikitext, claim.occurrences[position])
 
 
+TAGGED = """The lamp was electric by 1931.<ref name="visit">{{cite web |url=https://v.example/1 |title=Visit}}</ref>{{failed verification|date=March 2024}}{{dead link|date=May 2024}} The tower is white.<ref name="visit" />{{failed verification|date=March 2024}}
+
+== Later ==
+The lamp was electric by 1931, a second time.<ref>{{cite web |url=https://w.example/2 |title=W}}</ref>{{Failed verification|date=May 2024}}<ref>{{cite web |url=https://x.example/3 |title=X}}</ref>
+"""
+
+
+def claim_targets(wikitext: str, claim_start: str) -> tuple[RefTarget, ...]:
+    extraction = extract(wikitext, "Page")
+    claim = next(c for c in extraction.claims if c.text.startswith(claim_start))
+    return tuple(occurrence_target(wikitext, o) for o in claim.occurrences)
+
+
+class FailingTagRemovedTests(TestCase):
+    """Once the new source supports the claim, its {{failed verification}} may go in the same
+    edit: on the claim's own citations only, its other tags kept."""
+
+    def test_an_added_source_can_take_the_failed_verification_tag_off_the_claims_citation(self):
+        targets = claim_targets(TAGGED, "The lamp was electric by 1931.")
+        change = add_citation(TAGGED, target=targets[-1], source=SOURCE, untag=targets)
+        self.assertIn('by 1931.<ref name="visit">{{cite web |url=https://v.example/1 |title=Visit}}</ref>'
+                      "{{dead link|date=May 2024}}" + NEW_REF + " The tower", change.new)
+        self.assertIn('white.<ref name="visit" />{{failed verification|date=March 2024}}', change.new)  # another claim's
+        self.assertEqual(change.new.count("{{failed verification"), 1)
+        self.assertIn("removed", change.what)
+
+    def test_without_the_option_the_tag_stays(self):
+        targets = claim_targets(TAGGED, "The lamp was electric by 1931.")
+        change = add_citation(TAGGED, target=targets[-1], source=SOURCE)
+        self.assertEqual(change.new.count("{{failed verification"), 2)
+        self.assertNotIn("removed", change.what)
+
+    def test_the_tag_on_any_of_the_claims_citations_goes_when_one_is_added_after_the_last(self):
+        targets = claim_targets(TAGGED, "The lamp was electric by 1931, a second")
+        self.assertEqual(len(targets), 2)
+        change = add_citation(TAGGED, target=targets[-1], source=SOURCE, untag=targets)
+        self.assertIn("|title=W}}</ref><ref>{{cite web |url=https://x.example/3 |title=X}}</ref>" + NEW_REF, change.new)
+        self.assertNotIn("Failed verification", change.new)
+
+    def test_a_replacement_takes_the_tag_off_the_claims_other_citation_too(self):
+        targets = claim_targets(TAGGED, "The lamp was electric by 1931, a second")
+        change = replace_citation(TAGGED, target=targets[1], source=SOURCE, untag=targets)
+        self.assertIn("|title=W}}</ref>" + NEW_REF + "\n", change.new)
+        self.assertNotIn("Failed verification", change.new)
+        kept = replace_citation(TAGGED, target=targets[1], source=SOURCE)
+        self.assertIn("{{Failed verification|date=May 2024}}", kept.new)
+
+
 class NewCitationTests(TestCase):
     def test_it_fills_url_title_website_and_access_date(self):
         self.assertEqual(new_citation(SOURCE), NEW_REF)

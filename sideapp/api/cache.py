@@ -26,6 +26,15 @@ def keep_json(key: str, value, *, seconds: int) -> None:
     connection().set(key, json.dumps(value), ex=seconds)
 
 
+def window_hits(key: str) -> tuple[int, int]:
+    """The hits counted so far in the window of `key`, without counting one: (hits, seconds left)."""
+    pipe = connection().pipeline()
+    pipe.get(key)
+    pipe.ttl(key)
+    hits, left = pipe.execute()
+    return int(hits or 0), max(int(left), 1)
+
+
 def window_count(key: str, *, window: int) -> tuple[int, int]:
     """Count one more hit in the fixed window of `key`: (hits so far, seconds left)."""
     pipe = connection().pipeline()

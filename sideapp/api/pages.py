@@ -1,6 +1,6 @@
 """Which page a check asked through the API is of: named by page id or title, read from the
 wiki as it is now (a page known by its id is checked under its present title, a moved one
-too), and only in the article namespace."""
+too; a title that redirects, the page it leads to), and only in the article namespace."""
 from __future__ import annotations
 
 from sideapp.api.http import ApiError, text_field, whole_number
@@ -33,7 +33,8 @@ def page_to_scan(wiki: Wiki, data: dict) -> tuple[str, int]:
 
 def _by_title(wiki: Wiki, title: str) -> tuple[str, int]:
     try:
-        info = title_info(client_for(wiki, interactive=True), title)
+        # A redirect (a moved page's old title) is read as the page it leads to, never itself.
+        info = title_info(client_for(wiki, interactive=True), title, follow=True)
     except InvalidTitle as exc:
         raise ApiError(400, f"{exc}.", code="bad_title") from exc
     except WikiError as exc:

@@ -13,7 +13,7 @@ from sideapp.claims.models import Claim, ClaimCitation, ClaimReview, Suggestion
 from sideapp.claims.offers import read_too_long_ago, suggestion_max_age
 from sideapp.claims.places import places_prefetch
 from sideapp.claims.selectors import suggestions_with_sources, with_sources
-from sideapp.scans.models import Article, ScanItem, ScanJob, Wiki
+from sideapp.scans.models import Article, ArticleTitle, ScanItem, ScanJob, Wiki
 from sideapp.scans.pages import PAGE_FIRST
 from verifier_core.verification import Verdict
 from verifier_core.verification.judgement.verdicts import HIGH
@@ -55,6 +55,11 @@ def page_article(*, wiki: Wiki | None = None, wiki_id: str = "", page_id: int | 
     if page_id is not None:
         return articles.filter(page_id=page_id).order_by("pk").first()
     return articles.filter(title=title_form(title)).order_by(*PAGE_FIRST).first() if title else None
+
+
+def title_held_before(wiki: Wiki, title: str) -> bool:
+    """Whether a page of `wiki` Side editor scanned once had `title` (it moved since)."""
+    return bool(title) and ArticleTitle.objects.filter(article__wiki=wiki, title=title_form(title)).exists()
 
 
 def title_form(title: str) -> str:

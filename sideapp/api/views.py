@@ -28,7 +28,8 @@ from sideapp.pipeline.stages import scan_progress
 from sideapp.scans.models import Article, ScanJob
 from sideapp.scans.pages import article_rename
 from sideapp.scans.wikiapi import PageMissing, WikiError
-from sideapp.scans.wikipages import latest_of_page
+from sideapp.scans.wikipages import latest_of_page, revision_sha1, title_info
+from verifier_core.wikitext import redirect_target
 from sideapp.scans.wikis import client_for
 from verifier_core.verification.judgement.reasons import RULES
 
@@ -121,15 +122,17 @@ def claim_proposal_view(request, pk: int):
 
 @public_api(methods=("POST",))
 def scan_ask(request):
-    # Counted before anything else: every request costs the limit, a malformed one too.
-    hits, left = cache.window_count(f"side:api:scan-rate:{client_address(request)}",
-                                    window=settings.SIDE_API_SCAN_WINDOW)
-    if hits > settings.SIDE_API_SCAN_LIMIT:
-        raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
-                       code="rate_limited", headers={"Retry-After": str(left)})
+    # Only accepted requests count: a few malformed calls from one address (many readers
+    # behind one proxy) must not lock the gadget's "Check this revision" out for all of them.
+    # A client already at the limit is refused before its request is read; an accepted one is
+    # counted before its scan is made, so requests racing past the first look stop there.
+    rate_key = f"side:api:scan-rate:{client_address(request)}"
+    _over_limit(*cache.window_hits(rate_key), at=settings.SIDE_API_SCAN_LIMIT)
     data = json_body(request)
     wiki = _wiki(request, text_field(data.get("wiki_id", ""), "wiki_id", max_bytes=100))
     title, page_id = page_to_scan(wiki, data)
+    _over_limit(*cache.window_count(rate_key, window=settings.SIDE_API_SCAN_WINDOW),
+                at=settings.SIDE_API_SCAN_LIMIT + 1)
     job, created = page_scan_ask(wiki=wiki, title=title, page_id=page_id)
     url = _url(request, "api_scan_status", job.pk)
     response = json_answer({"job": job.pk, "url": url, "title": title, "status": job.status, "joined": not created},
@@ -154,6 +157,12 @@ def scan_status(request, pk: int):
 
 
 # --- helpers ------------------------------------------------------------------------
+
+def _over_limit(hits: int, left: int, *, at: int) -> None:
+    if hits >= at:
+        raise ApiError(429, f"Too many check requests from this address; try again in {left} seconds.",
+                       code="rate_limited", headers={"Retry-After": str(left)})
+
 
 def _id(pk: int) -> int:
     """A path's id; past PostgreSQL's ids (an int the address takes but no row can have), 0."""
@@ -202,7 +211,10 @@ def _wiki(request, wiki_id: str):
 def _article(request, wiki_id: str, page_id: int | None, title: str) -> Article:
     if not wiki_id or (page_id is None and not title.strip()):
         raise ApiError(400, "Name the page: wiki_id and page_id (or title).", code="bad_parameter")
-    article = selectors.page_article(wiki=_wiki(request, wiki_id), page_id=page_id, title=title)
+    wiki = _wiki(request, wiki_id)
+    article = selectors.page_article(wiki=wiki, page_id=page_id, title=title)
+    if page_id is None and (_is_redirect(article) if article else selectors.title_held_before(wiki, title)):
+        article = _through_redirect(wiki, title) or article
     if article is not None and article.deleted_at is not None:
         raise ApiError(404, "This page was deleted on the wiki.", code="deleted")
     if article is None or article.current_revision is None:
@@ -210,13 +222,36 @@ def _article(request, wiki_id: str, page_id: int | None, title: str) -> Article:
     return article
 
 
+def _is_redirect(article: Article) -> bool:
+    revision = article.current_revision
+    return revision is not None and redirect_target(revision.wikitext) is not None
+
+
+def _through_redirect(wiki: Wiki, title: str) -> Article | None:
+    """The scanned article a title leads to on the wiki when it is no page Side editor
+    checked itself: a moved page's old title, left as a redirect for its readers (asked at
+    most once a minute per title, and only for a title a scanned page once had or a page
+    scanned as a redirect: an unknown title costs the wiki nothing)."""
+    key = f"side:api:title:{wiki.pk}:{selectors.title_form(title)}"
+    page_id = cache.cached_json(key)
+    if page_id is None:
+        try:
+            info = title_info(client_for(wiki, interactive=True), title, follow=True)
+        except WikiError:
+            return None  # the wiki did not answer: the title stays unknown
+        page_id = info.page_id if info.namespace == 0 else 0
+        cache.keep_json(key, page_id, seconds=LATEST_SECONDS)
+    return selectors.page_article(wiki=wiki, page_id=page_id) if page_id else None
+
+
 def _stale(article: Article, viewed: int | None) -> bool | None:
     """Whether the wiki has a newer revision than the scanned one: the viewed revision when
     the page says which it is, else the wiki's latest of the page id (asked at most once a
-    minute; a page found under a new title is renamed: it moved)."""
+    minute; a page found under a new title is renamed: it moved). A newer revision of the
+    same text (the null revision a move or a protection writes) is no change: not stale."""
     scanned = article.current_revision.rev_id
     if viewed is not None:
-        return viewed > scanned
+        return viewed > scanned and not _same_text(article, viewed)
     key = f"side:api:latest:{article.pk}"
     latest = cache.cached_json(key)
     if latest is None:
@@ -234,7 +269,24 @@ def _stale(article: Article, viewed: int | None) -> bool | None:
         except WikiError:
             return None  # unknown: the wiki did not answer
         cache.keep_json(key, latest, seconds=LATEST_SECONDS)
-    return latest > scanned
+    return latest > scanned and not _same_text(article, latest)
+
+
+def _same_text(article: Article, rev_id: int) -> bool:
+    """Whether revision `rev_id` holds the scanned revision's text, by the wiki's hash of it
+    (asked once a minute per revision; unknown counts as changed)."""
+    scanned = article.current_revision.sha1
+    if not scanned:
+        return False
+    key = f"side:api:sha1:{article.wiki_id}:{rev_id}"
+    sha1 = cache.cached_json(key)
+    if sha1 is None:
+        try:
+            sha1 = revision_sha1(client_for(article.wiki, interactive=True), rev_id)
+        except WikiError:
+            return False
+        cache.keep_json(key, sha1, seconds=LATEST_SECONDS)
+    return sha1 == scanned
 
 
 def _with_suggestions(claim: Claim) -> Claim:

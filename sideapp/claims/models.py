@@ -212,10 +212,13 @@ class Claim(models.Model):
         return cls.objects.filter(verify_state=cls.State.DONE).exclude(method="").exclude(method__endswith=RULES)
 
     @staticmethod
-    def wants_suggestions(*, verdict: str, flagged: bool, needs_look: bool) -> bool:
-        """Claims worth a search for better sources: flagged, needing a look, or cited to
-        a source that could not be read (a readable one may be added beside it)."""
-        return flagged or needs_look or verdict == Verdict.SOURCE_UNAVAILABLE
+    def wants_suggestions(*, verdict: str, flagged: bool, needs_look: bool, tagged: bool = False,
+                          checkable: bool = True) -> bool:
+        """Claims worth a search for better sources: flagged, needing a look, cited to a
+        source that could not be read (a readable one may be added beside it), or tagged
+        {{failed verification}} on the wiki: out of the flagged list (the tag is done), but
+        the "Tagged" list is exactly where an editor comes looking for a better source."""
+        return flagged or needs_look or verdict == Verdict.SOURCE_UNAVAILABLE or (tagged and checkable)
 
 
 class ClaimCitation(models.Model):

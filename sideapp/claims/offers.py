@@ -5,8 +5,9 @@ An edit is offered only where an editor would make it:
 - tag `{{failed verification}}`: on a citation whose source was read and judged
   `not_supported` with high confidence, not tagged already, of a claim not called
   supported;
-- replace: that same failing citation, and nothing else, by a suggestion that may be
-  offered (below) and outscores it;
+- replace: that same failing citation, or one tagged `{{failed verification}}` on the wiki
+  (an editor's judgement), and nothing else, by a suggestion that may be offered (below)
+  and outscores it;
 - add: a suggestion that may be offered and, when the claim has a citation, outscores it
   (verifier_core's `suggestion_is_better`, the one "better" rule);
 - correct the figure: on a citation judged `not_supported` with high confidence because its
@@ -94,10 +95,12 @@ class Decision:
 
 def failing(claim: ClaimFacts, *, untagged_first: bool = False) -> CitedFacts | None:
     """The citation that fails the claim: read, judged not supported with high
-    confidence; the weakest first, then the first in the page. `untagged_first`: one not
+    confidence, or tagged {{failed verification}} on the wiki (a person judged it so,
+    whatever the verifier's doubt: the tagged list is where an editor comes for a better
+    source); the weakest first, then the first in the page. `untagged_first`: one not
     yet tagged {{failed verification}} before any that is (two sources that both give
     another date are tagged one after the other)."""
-    fails = [c for c in claim.cited if c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH]
+    fails = [c for c in claim.cited if c.tagged or (c.verdict == Verdict.NOT_SUPPORTED and c.confidence == HIGH)]
     return min(fails, key=lambda c: (untagged_first and c.tagged, c.score if c.score is not None else 0.0, c.position),
                default=None)
 

@@ -188,6 +188,7 @@ def _store(claim: Claim, links, judged, result) -> None:
             method=f"{result.model_version} {RULES}" if result else "",
             # Suggestions wait until the scan's sources are in the corpus (stages dispatches them).
             suggest_state=Claim.State.PENDING if Claim.wants_suggestions(
-                verdict=outcome.verdict, flagged=flagged, needs_look=needs_look) else "", suggest_reason="")
+                verdict=outcome.verdict, flagged=flagged, needs_look=needs_look,
+                tagged=claim.tagged_revision is not None, checkable=claim.checkable) else "", suggest_reason="")
         findings_changed(articles=[claim.article_id])
     claim.refresh_from_db()

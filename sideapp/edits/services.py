@@ -32,12 +32,15 @@ from sideapp.scans.services import scan_request
 from sideapp.scans.wikiapi import EditConflict, SavedEdit, WikiError, WikiUnavailable
 from sideapp.scans.wikis import saving_off_reason
 from sideapp.sources.rescue import rescue_change
+from verifier_core.verification import Verdict
 from verifier_core.wikitext.edits import (
+    FAILED,
     LocateError,
     NewSource,
     WikitextChange,
     add_citation,
     correct_figure,
+    occurrence_target,
     replace_citation,
     tag_failed_verification,
     word_unified_diff,
@@ -70,6 +73,10 @@ class EditProposal:
     diff: str
     token: str  # its confirm's signed save token (sideapp.edits.tokens); "" when shown to no one signed in
     link: ClaimCitation | None = None  # the citation it acts on, where it acts on one
+    # Add and replace: whether the claim's citations carry {{failed verification}} here (the
+    # preview offers to take it off), and whether this change does.
+    untag_offered: bool = False
+    untag: bool = False
 
     @property
     def base_rev_id(self) -> int:
@@ -91,12 +98,19 @@ class EditProposal:
         return {"start": target.start - start, "end": target.end - start, "wikitext": target.wikitext}
 
 
+def untag_default(suggestion: Suggestion | None) -> bool:
+    """Whether an add or replace takes the claim's {{failed verification}} off unless the
+    editor says otherwise: when the new source is judged to support the claim."""
+    return suggestion is not None and suggestion.verdict == Verdict.SUPPORTED
+
+
 def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = None,
                  today: date | None = None, base: BaseText | None = None,
-                 offered: offers.Offer | None = None, user=None) -> EditProposal:
+                 offered: offers.Offer | None = None, untag: bool | None = None, user=None) -> EditProposal:
     """The change of `mode` (add / replace / tag / archive / correct) on the wiki's current revision (`base`, read
     when not given), with `user`'s save token; EditUnavailable, saying why, for an edit that is not offered or
-    that cannot be placed without doubt."""
+    that cannot be placed without doubt. `untag` (add, replace): take the claim's {{failed verification}} off in
+    the same edit; None: `untag_default`."""
     if not claim.checkable:
         raise EditUnavailable("This claim is not checkable on its own, so no change to the wiki is offered for it.")
     if claim.article.current_revision is None or not claim.current:
@@ -104,13 +118,15 @@ def edit_propose(*, claim: Claim, mode: str, suggestion: Suggestion | None = Non
                               "open the claim from the current list.")
     offer = offered or _offered(claim, mode, suggestion)
     day = today or timezone.localdate()
+    untag = mode in MODES and (untag_default(offer.suggestion) if untag is None else untag)
     return proposal_on(claim=claim, mode=mode, base=base or base_read(claim.article),
-                       change_of=lambda here: offer_change(here, offer, day),
-                       suggestion=offer.suggestion if mode != TAG else None, link=offer.link, user=user)
+                       change_of=lambda here: offer_change(here, offer, day, untag=untag),
+                       suggestion=offer.suggestion if mode != TAG else None, link=offer.link, untag=untag, user=user)
 
 
 def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[[ClaimInText], WikitextChange],
-                suggestion: Suggestion | None = None, link: ClaimCitation | None = None, user=None) -> EditProposal:
+                suggestion: Suggestion | None = None, link: ClaimCitation | None = None,
+                untag: bool = False, user=None) -> EditProposal:
     """The change `change_of` makes at the claim's own citation in `base`, cut to its
     section; EditUnavailable in words when the claim cannot be placed there without doubt."""
     try:
@@ -119,12 +135,21 @@ def proposal_on(*, claim: Claim, mode: str, base: BaseText, change_of: Callable[
     except LocateError as exc:
         raise EditUnavailable(f"The change cannot be made: {exc}.") from exc
     section = section_change(change.old, change.new, here.claim.section_number)
+    # A replaced citation's own tags go with it whatever is chosen: only the others are asked about.
+    tagged = mode in MODES and any(mode != REPLACE or change.target is None or t.start != change.target.start
+                                   for t in failing_tagged(here))
     return EditProposal(
         claim=claim, mode=mode, title=base.title, base=base, change=change, section=section,
         summary=f"{change.what}; {_WHY[mode]}", diff=word_unified_diff(section.old, section.new, title=base.title),
         token=token_issue(user=user, claim=claim, mode=mode, suggestion=suggestion, base_rev_id=base.rev_id,
-                          page_id=base.page_id, title=base.title), link=link,
+                          page_id=base.page_id, title=base.title, untag=tagged and untag),
+        link=link, untag_offered=tagged, untag=tagged and untag,
     )
+
+
+def failing_tagged(here: ClaimInText) -> tuple:
+    """The claim's citations that carry {{failed verification}} in this text, as targets."""
+    return tuple(occurrence_target(here.wikitext, o) for o in here.claim.occurrences if FAILED in o.tags)
 
 
 def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.Offer:
@@ -143,7 +168,7 @@ def _offered(claim: Claim, mode: str, suggestion: Suggestion | None) -> offers.O
     return offer
 
 
-def offer_change(here: ClaimInText, offer: offers.Offer, today: date) -> WikitextChange:
+def offer_change(here: ClaimInText, offer: offers.Offer, today: date, *, untag: bool = False) -> WikitextChange:
     """The change `offer` stands for, at its citation in `here` (also propose_edit's, offered or not)."""
     wikitext = here.wikitext
     if offer.action == TAG:
@@ -158,20 +183,22 @@ def offer_change(here: ClaimInText, offer: offers.Offer, today: date) -> Wikitex
     source = suggestion.source
     new = NewSource(url=suggestion.url, title=suggestion.title or source.title, website=source.site_name,
                     access_date=today)
-    return source_change(here, offer.action, new, link=offer.link)
+    return source_change(here, offer.action, new, link=offer.link, untag=untag)
 
 
-def source_change(here: ClaimInText, action: str, new: NewSource, *, link=None) -> WikitextChange:
-    """Add `new` after the claim's citations, or put it in place of `link`'s occurrence."""
+def source_change(here: ClaimInText, action: str, new: NewSource, *, link=None, untag: bool = False) -> WikitextChange:
+    """Add `new` after the claim's citations, or put it in place of `link`'s occurrence;
+    `untag`: the claim's {{failed verification}} taken off in the same edit."""
     article = article_style(here.wikitext)
+    tagged = failing_tagged(here) if untag else ()
     if action == REPLACE:
-        return replace_citation(here.wikitext, target=here.target(link), source=new, article=article)
+        return replace_citation(here.wikitext, target=here.target(link), source=new, article=article, untag=tagged)
     return add_citation(here.wikitext, target=here.last(), needs_span=here.claim.needs_citation_span,
-                        source=new, article=article)
+                        source=new, article=article, untag=tagged)
 
 
 def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None = None,
-               token: str = "") -> SavedEdit:
+               token: str = "", untag: bool | None = None) -> SavedEdit:
     """Save the change on the wiki as the configured (shared bot) account: rebuilt on the
     wiki's current revision, refused when anyone touched its section since the revision the
     editor saw (the signed `token` says which: sideapp.edits.tokens), recorded before and after
@@ -179,7 +206,7 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
     revision already saved. Raises TokenRefused (audited), EditUnavailable or a WikiError
     (EditConflict when it could not be saved safely)."""
     article = claim.article
-    ticket = _ticket(user, claim, mode, suggestion, token)
+    ticket = _ticket(user, claim, mode, suggestion, token, untag)
     with saving.page_lock(article) as held:
         if (done := saving.saved_before(ticket.key)) is not None:
             return done
@@ -197,13 +224,14 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
                                                        titles=[article.title], user=user))
 
 
-def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token: str) -> SaveTicket:
+def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token: str,
+            untag: bool | None = None) -> SaveTicket:
     """The confirm's ticket from its signed token (a token that does not fit is refused, and
     the refusal audited); a confirm without one is built on the checked revision."""
     if not token:
         revision = claim.article.current_revision
         return ticket_without_token(user=user, claim=claim, mode=mode, suggestion=suggestion,
-                                    base_rev_id=revision.rev_id if revision else 0)
+                                    base_rev_id=revision.rev_id if revision else 0, untag=untag)
     try:
         return token_read(token, user=user, claim=claim, mode=mode, suggestion=suggestion)
     except TokenRefused as exc:
@@ -241,6 +269,7 @@ def _proposal_to_save(claim: Claim, mode: str, suggestion: Suggestion | None, *,
                            f"{current.rev_id}); nothing was saved. Check this revision and try again.")
     if since < current.rev_id:
         seen = edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=saving.revision_text(
-            claim.article, since), offered=offer)
+            claim.article, since), offered=offer, untag=ticket.untag)
         saving.check_untouched(claim.article, seen, until=current.rev_id)
-    return edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=current, offered=offer)
+    return edit_propose(claim=claim, mode=mode, suggestion=offer.suggestion, base=current, offered=offer,
+                        untag=ticket.untag)

@@ -40,16 +40,17 @@ class SaveTicket:
     base_rev_id: int
     page_id: int | None = None
     title: str = ""
+    untag: bool | None = False  # add, replace: the preview took {{failed verification}} off (None: the default)
 
 
 def token_issue(*, user, claim, mode: str, suggestion, base_rev_id: int, page_id: int | None = None,
-                title: str = "") -> str:
+                title: str = "", untag: bool = False) -> str:
     """A signed token for `user`'s confirm of this change ("" for an anonymous reader: no one
     may save with it)."""
     if user is None or not user.is_authenticated:
         return ""
     payload = {"u": user.pk, "c": claim.pk, "m": mode, "s": suggestion.pk if suggestion else 0,
-               "b": base_rev_id, "p": page_id, "t": title, "n": secrets.token_hex(8)}
+               "b": base_rev_id, "p": page_id, "t": title, "x": bool(untag), "n": secrets.token_hex(8)}
     return signing.dumps(payload, salt=SALT, compress=True)
 
 
@@ -76,11 +77,13 @@ def token_read(token: str, *, user, claim, mode: str, suggestion) -> SaveTicket:
         raise TokenRefused(f"This save token is for another change of this claim (“{payload.get('m')}”), not "
                            f"“{mode}”.{again}")
     return SaveTicket(key=hashlib.sha256(token.encode()).hexdigest(), base_rev_id=payload["b"],
-                      page_id=payload.get("p"), title=payload.get("t") or "")
+                      page_id=payload.get("p"), title=payload.get("t") or "", untag=payload.get("x") is True)
 
 
-def ticket_without_token(*, user, claim, mode: str, suggestion, base_rev_id: int) -> SaveTicket:
+def ticket_without_token(*, user, claim, mode: str, suggestion, base_rev_id: int,
+                         untag: bool | None = None) -> SaveTicket:
     """A confirm sent without a token: built on the checked revision `base_rev_id`, keyed so
-    that the same user's repeat of it saves once."""
-    key = f"{user.pk}|{claim.pk}|{mode}|{suggestion.pk if suggestion else 0}|{base_rev_id}"
-    return SaveTicket(key=hashlib.sha256(key.encode()).hexdigest(), base_rev_id=base_rev_id)
+    that the same user's repeat of it saves once (taking the failing tag off or not: two
+    changes; None: the default, which the proposal decides)."""
+    key = f"{user.pk}|{claim.pk}|{mode}|{suggestion.pk if suggestion else 0}|{base_rev_id}|{untag}"
+    return SaveTicket(key=hashlib.sha256(key.encode()).hexdigest(), base_rev_id=base_rev_id, untag=untag)

@@ -75,13 +75,15 @@ def claim_correct(request, pk: int):
 
 
 def _edit_flow(request, claim, mode, suggestion):
+    data = request.POST if request.method == "POST" else request.GET
     context = {"claim": claim, "mode": mode, "suggestion": suggestion,
                "action_label": _ACTION_LABELS[mode], "saving_off": saving_off_reason(claim.article.wiki),
-               "apply_modes": _apply_modes(claim, mode, suggestion)}
+               "apply_modes": _apply_modes(claim, mode, suggestion), "untag": _untag(data.get("untag"))}
     if request.method == "POST" and request.POST.get("confirm") == "1":
         return _save(request, context)
     try:
-        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion, user=request.user)
+        proposal = services.edit_propose(claim=claim, mode=mode, suggestion=suggestion, untag=context["untag"],
+                                         user=request.user)
     except services.EditUnavailable as exc:
         return _problem(request, context, str(exc), status=409)
     change = proposal.change
@@ -104,7 +106,7 @@ def _save(request, context):
     claim, mode, suggestion = context["claim"], context["mode"], context["suggestion"]
     try:
         saved = services.edit_apply(user=request.user, claim=claim, mode=mode, suggestion=suggestion,
-                                    token=(request.POST.get("token") or "").strip())
+                                    token=(request.POST.get("token") or "").strip(), untag=context["untag"])
     except TokenRefused as exc:
         return _problem(request, context, str(exc), status=exc.status)
     except SavingUnavailable as exc:
@@ -127,7 +129,7 @@ def _by_hand(context: dict) -> dict:
     """The change to make by hand, where it can still be built (the save was refused)."""
     try:
         proposal = services.edit_propose(claim=context["claim"], mode=context["mode"],
-                                         suggestion=context["suggestion"])
+                                         suggestion=context["suggestion"], untag=context["untag"])
     except (services.EditUnavailable, WikiError):
         return context
     return context | {"proposal": proposal}
@@ -150,6 +152,12 @@ def _problem(request, context, message: str, *, status: int, conflict: bool = Fa
 def _sentence(exc: Exception) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text[0].upper() + text[1:]
+
+
+def _untag(value: str | None) -> bool | None:
+    """The preview's "take {{failed verification}} off" choice: "1" yes, "0" no; anything
+    else, the default (yes when the new source supports the claim)."""
+    return {"1": True, "0": False}.get((value or "").strip())
 
 
 @role_required(EDITOR)

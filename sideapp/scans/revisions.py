@@ -157,11 +157,19 @@ def _store_claims(revision: Revision, extraction: wt.Extraction, citation_fps: l
 
 
 def _reflag(row: Claim) -> None:
-    """A claim tagged (or untagged) on the wiki since its verdict: in or out of the flagged list."""
+    """A claim tagged (or untagged) on the wiki since its verdict: in or out of the flagged
+    list. One tagged since, never searched for better sources, is searched now (the scan
+    job dispatches its pending claims once the sources are in)."""
+    tagged = row.tagged_revision is not None
     row.flagged, row.needs_look = Claim.flag_rule(
         verdict=row.verdict, confidence=row.confidence, needs_citation=row.needs_citation,
-        checkable=row.checkable, tagged=row.tagged_revision is not None)
-    Claim.objects.filter(pk=row.pk).update(flagged=row.flagged, needs_look=row.needs_look)
+        checkable=row.checkable, tagged=tagged)
+    changes = {"flagged": row.flagged, "needs_look": row.needs_look}
+    if (tagged and row.verify_state == Claim.State.DONE and not row.suggest_state
+            and Claim.wants_suggestions(verdict=row.verdict, flagged=row.flagged, needs_look=row.needs_look,
+                                        tagged=tagged, checkable=row.checkable)):
+        row.suggest_state = changes["suggest_state"] = Claim.State.PENDING
+    Claim.objects.filter(pk=row.pk).update(**changes)
 
 
 def revision_store(*, article: Article, page: PageData, extraction: wt.Extraction) -> Revision:

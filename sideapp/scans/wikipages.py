@@ -32,6 +32,14 @@ def page_by_id(client: WikiClient, page_id: int) -> PageData:
     return _page_data(pages[0]["title"], pages[0], [])
 
 
+def revision_sha1(client: WikiClient, rev_id: int) -> str:
+    """The wiki's hash of revision `rev_id`'s text ("" when it does not say)."""
+    result = client.query(revids=rev_id, prop="revisions", rvprop="ids|sha1", formatversion=2)
+    pages = result.get("query", {}).get("pages", [])
+    revisions = pages[0].get("revisions", []) if pages else []
+    return str(revisions[0].get("sha1") or "") if revisions else ""
+
+
 def latest_of_page(client: WikiClient, page_id: int) -> tuple[int, str]:
     """(latest revision id, present title) of page `page_id`."""
     result = client.query(pageids=page_id, prop="revisions", rvprop="ids", formatversion=2)
@@ -41,10 +49,11 @@ def latest_of_page(client: WikiClient, page_id: int) -> tuple[int, str]:
     return int(pages[0]["revisions"][0]["revid"]), pages[0]["title"]
 
 
-def title_info(client: WikiClient, title: str) -> TitleInfo:
-    """What the wiki makes of `title`: its own spelling, namespace and page id (0: none).
-    InvalidTitle, in words, for a title the wiki refuses."""
-    result = client.query(titles=title, formatversion=2)
+def title_info(client: WikiClient, title: str, *, follow: bool = False) -> TitleInfo:
+    """What the wiki makes of `title`: its own spelling, namespace and page id (0: none);
+    `follow`: of the page a redirect there leads to (a moved page's old title). InvalidTitle,
+    in words, for a title the wiki refuses."""
+    result = client.query(titles=title, formatversion=2, **({"redirects": 1} if follow else {}))
     pages = result.get("query", {}).get("pages", [])
     if not pages or pages[0].get("invalid"):
         reason = pages[0].get("invalidreason", "") if pages else ""

@@ -10,6 +10,11 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.utils.functional import cached_property
 
+# PostgreSQL's LIMIT is a bigint: a cap past it is an error, not "every row". A page number
+# past any list's end still shows the last page (Paginator.get_page), so the number asked
+# for is held below the page whose cap would not fit.
+BIGINT = 2**63 - 1
+
 
 class CappedPaginator(Paginator):
     def __init__(self, object_list, per_page: int, *, wanted: object = 1, cap: int | None = None):
@@ -18,6 +23,7 @@ class CappedPaginator(Paginator):
             page = max(1, int(wanted))
         except (TypeError, ValueError):
             page = 1
+        page = min(page, (BIGINT - 1) // per_page)
         self.cap = max(cap or settings.SIDE_LIST_COUNT_CAP, page * per_page)
 
     @cached_property

@@ -14,6 +14,8 @@ holds it there raises `LocateError` ("the citation moved since the check").
   `{{better source needed}}`, ... with their dates). A named ref re-used elsewhere is
   never broken: when this use holds the definition, the definition moves to the next
   use; when a list-defined ref loses its only use, its definition goes too.
+- either may also take the `{{failed verification}}` off the claim's own citations in the
+  same edit (`untag`), once the new source supports the claim;
 - `tag_failed_verification` / `untag_failed_verification`: `{{failed verification|date=}}`
   written after the target, or taken away.
 - `correct_figure` (correct.py): the claim's figure, written once in the claim's own words
@@ -175,9 +177,12 @@ def _checked(wikitext: str, target: RefTarget) -> RefTarget:
 def add_citation(
     wikitext: str, *, target: RefTarget | None, source: NewSource,
     needs_span: tuple[int, int] | None = None, article: ArticleCitations | None = None,
+    untag: tuple[RefTarget, ...] = (),
 ) -> WikitextChange:
     """The new ref after the target and its tags, or in place of the claim's
-    {{citation needed}} (`needs_span`) when it has no citation."""
+    {{citation needed}} (`needs_span`) when it has no citation. `untag`: the claim's own
+    citations whose {{failed verification}} goes in the same edit (the new source supports
+    the claim); their other tags stay."""
     ref = _new_ref(wikitext, source, article)
     if target is None:
         start, end, kept = _needs_tag(wikitext, needs_span)
@@ -186,9 +191,22 @@ def add_citation(
     target = _checked(wikitext, target)
     tags = attached_tags(wikitext, target.end)
     at = tags[-1][1] if tags else target.end
-    new = _applied(wikitext, [(at, at, ref.text), *ref.elsewhere])
-    return WikitextChange(wikitext, new, ref.text, "Added a citation that supports the claim", ref.renamed,
-                          target)
+    removed = _failing_tags(wikitext, untag)
+    new = _applied(wikitext, [(at, at, ref.text), *ref.elsewhere, *removed])
+    what = "Added a citation that supports the claim" + (_UNTAGGED if removed else "")
+    return WikitextChange(wikitext, new, ref.text, what, ref.renamed, target)
+
+
+_UNTAGGED = " and removed the {{failed verification}} tag it answers"
+
+
+def _failing_tags(wikitext: str, targets: tuple[RefTarget, ...],
+                  taken: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int, str]]:
+    """Removals of the {{failed verification}} tags attached to `targets` (each checked to
+    stand where it did), less spans another edit already takes away."""
+    spans = {(start, end) for one in targets
+             for start, end, tag in attached_tags(wikitext, _checked(wikitext, one).end) if tag == FAILED}
+    return [(start, end, "") for start, end in sorted(spans - set(taken))]
 
 
 def _needs_tag(wikitext: str, span: tuple[int, int] | None) -> tuple[int, int, str]:
@@ -214,8 +232,10 @@ def _needs_tag(wikitext: str, span: tuple[int, int] | None) -> tuple[int, int, s
 
 def replace_citation(
     wikitext: str, *, target: RefTarget, source: NewSource, article: ArticleCitations | None = None,
+    untag: tuple[RefTarget, ...] = (),
 ) -> WikitextChange:
-    """The target (and the tags about its source) replaced by the new ref, here only."""
+    """The target (and the tags about its source) replaced by the new ref, here only;
+    `untag`, as for add_citation: the claim's other citations' {{failed verification}} too."""
     target = _checked(wikitext, target)
     if target.kind == "sfn":
         raise LocateError("short footnotes ({{sfn}}) cannot be replaced here; add the source instead")
@@ -225,9 +245,11 @@ def replace_citation(
     tags = [t for t in attached_tags(wikitext, target.end) if t[2] in SOURCE_TAGS]
     edits: list[tuple[int, int, str]] = [(target.start, target.end, ref.text), *ref.elsewhere]
     edits += [(start, end, "") for start, end, _ in tags]
-    edits += _named_ref_kept(wikitext, target)
-    return WikitextChange(wikitext, _applied(wikitext, _merged(edits)), ref.text,
-                          "Replaced a citation that does not support the claim", ref.renamed, target)
+    removed = _failing_tags(wikitext, tuple(t for t in untag if t.start != target.start),
+                            taken=tuple((start, end) for start, end, _ in tags))
+    edits += removed + _named_ref_kept(wikitext, target)
+    what = "Replaced a citation that does not support the claim" + (_UNTAGGED if removed else "")
+    return WikitextChange(wikitext, _applied(wikitext, _merged(edits)), ref.text, what, ref.renamed, target)
 
 
 def _merged(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -41,8 +41,19 @@ SHORT_FOOTNOTES = frozenset(
         "harvard citation text",
     }
 )
-# Short footnotes that also print "Surname (Year)" in the running text.
-IN_TEXT_FOOTNOTES = frozenset({"harvtxt", "harvcoltxt", "harvard citation text"})
+# Author-date templates written in the running text print "Smith (2010)" there and make no
+# footnote: words of the sentence ("Smith (2010) has noted that ..."), never a citation of it
+# (Wikipedia deprecated parenthetical referencing; in-text attribution is what they are used
+# for). Inside a <ref> they point its footnote at a bibliography entry (citations.py). How
+# each prints: "paren" (Smith 2010, p. 25), "bare" Smith 2010, p. 25, "year" Smith (2010,
+# p. 25), "yearp" Smith (2010), p. 25; the col forms write the page after a colon.
+IN_TEXT_AUTHOR_DATE = {
+    "harv": "paren", "harvard citation": "paren", "harvcol": "paren",
+    "harvnb": "bare", "harvard citation no brackets": "bare", "harvcolnb": "bare",
+    "harvtxt": "year", "harvard citation text": "year", "harvcoltxt": "year",
+    "harvp": "yearp",
+}
+COLON_PAGES = frozenset({"harvcol", "harvcolnb", "harvcoltxt"})
 
 # Explanatory notes: their text is article prose, not a citation.
 NOTE_TEMPLATES = frozenset(

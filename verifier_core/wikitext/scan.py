@@ -4,7 +4,7 @@
   list-defined refs live in `<references>` / `{{reflist|refs=}}` after the body);
 - every cite template, the candidates for short-footnote resolution;
 - the count of citation occurrences in the body (each `<ref>` tag and each
-  short-footnote template, outside the reference lists), kept apart from rendering
+  short-footnote template ({{sfn}}: not the in-text {{harvtxt}} kind), outside the reference lists), kept apart from rendering
   so that no rendering decision can lose one;
 - which nodes hold a citation or a maintenance tag somewhere inside, so the renderer
   looks into an infobox parameter only when it has something to find there;
@@ -30,6 +30,7 @@ from mwparserfromhell.wikicode import Wikicode
 
 from .clean import LEFTOVER_REF_OPEN
 from .names import (
+    IN_TEXT_AUTHOR_DATE,
     REF_SHORTCUTS,
     REFLIST_TEMPLATES,
     SHORT_FOOTNOTES,
@@ -179,7 +180,9 @@ class _Walker:
             self.reflist(template, group, pos)
             return False
         found = False
-        if key in SHORT_FOOTNOTES:
+        if key in IN_TEXT_AUTHOR_DATE:
+            pass  # words of the sentence; inside a ref, the ref is the occurrence
+        elif key in SHORT_FOOTNOTES:
             found = group is None
             if found:
                 self.r.occurrences += 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from mwparserfromhell.nodes import Template
 
-from .names import template_key
+from .names import COLON_PAGES, IN_TEXT_AUTHOR_DATE, template_key
 from .params import Params, positional_text
 
 _YEAR = re.compile(r"^(?:c\.\s*)?\d{3,4}[a-z]?$|^n\.\s?d\.[a-z]?$|^nd[a-z]?$", re.I)
@@ -50,6 +50,41 @@ def parse_short(template: Template) -> ShortRef:
     args = [a for a in args if a]
     year = args.pop() if args and _YEAR.match(args[-1]) else None
     return ShortRef(args[:4], year, _location(template))
+
+
+def in_text_words(template: Template) -> str:
+    """What an in-text author-date template prints in the sentence: "Smith (2010, p. 25)",
+    "Roe & Doe 2001", "(Roe et al. 2001:4)", as Module:Footnotes writes it."""
+    key = template_key(str(template.name))
+    short = parse_short(template)
+    names = short.surnames
+    if len(names) >= 4:
+        who = names[0] + " et al."
+    elif len(names) == 3:
+        who = f"{names[0]}, {names[1]} & {names[2]}"
+    else:
+        who = " & ".join(names)
+    where = _colon_pages(template) if key in COLON_PAGES else short.location
+    year = short.year or ""
+    style = IN_TEXT_AUTHOR_DATE.get(key, "bare")
+    if key in COLON_PAGES:
+        dated = year + (f":{where}" if where else "")
+        where = None
+    else:
+        dated = year + (f", {where}" if where and style != "yearp" else "")
+    if style == "year":
+        words = f"{who} ({dated})" if dated else who
+    elif style == "yearp":
+        words = (f"{who} ({year})" if year else who) + (f", {where}" if where else "")
+    else:
+        words = " ".join(part for part in (who, dated) if part)
+        words = f"({words})" if style == "paren" else words
+    return words.strip()
+
+
+def _colon_pages(template: Template) -> str | None:
+    params = Params(template)
+    return params.named_text("p", "page", "pp", "pages", "loc", "at")
 
 
 def _parse_sfnm(template: Template) -> ShortRef:

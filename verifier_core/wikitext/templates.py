@@ -1,6 +1,8 @@
 """What each kind of template contributes to the rendering.
 
-- short footnotes: a citation marker (harvtxt also prints "Smith (2001)");
+- short footnotes ({{sfn}}, {{sfnp}}): a citation marker;
+- in-text author-date templates ({{harvtxt}}, {{harvnb}}, {{harv}}...): the words they
+  print ("Smith (2001)"), part of the sentence, no citation;
 - maintenance templates: a tag marker ({{citation needed span}} also prints its text);
 - notes ({{efn}}, {{refn}}, {{#tag:ref}}): their text as a paragraph of its own;
 - quotes: their text as a paragraph of its own;
@@ -19,7 +21,7 @@ from .clean import clean_run
 from .context import Ctx
 from .inline import render_inline
 from .names import (
-    IN_TEXT_FOOTNOTES,
+    IN_TEXT_AUTHOR_DATE,
     NOTE_TEMPLATES,
     REF_SHORTCUTS,
     SHORT_FOOTNOTES,
@@ -28,7 +30,7 @@ from .names import (
     template_key,
 )
 from .params import named, param_name, positional
-from .sfn import parse_short
+from .sfn import in_text_words
 
 QUOTE_TEMPLATES = frozenset(
     "quote blockquote cquote quotation quote box rquote zitat quote frame bquote".split()
@@ -37,8 +39,10 @@ QUOTE_TEMPLATES = frozenset(
 
 def render_template(ctx: Ctx, template: Template) -> None:
     key = template_key(str(template.name))
-    if key in SHORT_FOOTNOTES:
-        _short_footnote(ctx, template, key)
+    if key in IN_TEXT_AUTHOR_DATE:
+        ctx.emit(in_text_words(template))
+    elif key in SHORT_FOOTNOTES:
+        _short_footnote(ctx, template)
     elif (tag := maintenance_tag(key)) is not None:
         _maintenance(ctx, template, key, tag)
     elif key in NOTE_TEMPLATES or key == "#tag:ref":
@@ -51,11 +55,7 @@ def render_template(ctx: Ctx, template: Template) -> None:
         _other(ctx, template, key)
 
 
-def _short_footnote(ctx: Ctx, template: Template, key: str) -> None:
-    if key in IN_TEXT_FOOTNOTES:
-        short = parse_short(template)
-        year = f" ({short.year})" if short.year else ""
-        ctx.emit(" & ".join(short.surnames) + year)
+def _short_footnote(ctx: Ctx, template: Template) -> None:
     if ctx.registry is not None:
         ctx.builder.cite(ctx.registry.short(template), ctx.registry.places.get(id(template)))
 
