@@ -35,7 +35,9 @@ def claim_input(claim: Claim) -> ClaimInput:
 def evidence_json(evidence: Evidence | None, **extra) -> dict | None:
     if evidence is None:
         return None
-    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans], **extra}
+    # `quote`: the line quoted as saying it (the sentences are every part's, in page order).
+    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans],
+            "quote": evidence.quote, **extra}
 
 
 @dataclass
