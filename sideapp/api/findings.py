@@ -67,7 +67,7 @@ def archive_state(link: ClaimCitation) -> dict:
     """What became of the cited page and which copy the verdict read (docs/archives.md)."""
     copy = link.copy or {}
     archived = {"url": copy["url"], "timestamp": copy.get("timestamp", ""), "words": copy.get("words", "")} \
-        if copy.get("read") == "copy" and copy.get("url") else None
+        if copy.get("read") in ("copy", "citation_archive") and copy.get("url") else None
     return {"page_state": link.page_state or None, "read": copy.get("words") or None, "archive": archived}
 
 
