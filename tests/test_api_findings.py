@@ -40,6 +40,21 @@ class FindingsTests(WikiConfigured, TestCase):
         self.assertTrue(claim["url"].endswith(f"/claims/{self.stone.pk}/"))
         self.assertIn({"action": "tag"}, claim["actions"])
 
+    def test_each_citation_gives_its_parts_with_verdict_and_the_lines_that_hold_them(self):
+        parts = [{"text": "It is made of red stone.", "score": 0.2, "verdict": "not_supported",
+                  "evidence": {"sentences": ["The bridge is built of grey granite."]}},
+                 {"text": "and it opened in 1931", "score": 0.1, "verdict": "not_supported"}]  # stored before lines
+        self.stone.claim_citations.update(parts=parts)
+        Claim.objects.filter(pk=self.stone.pk).update(parts=parts)
+        forget_api_cache()
+        claim = self.findings().json()["claims"][0]
+        want = [{"text": "It is made of red stone.", "verdict": "not_supported",
+                 "sentences": ["The bridge is built of grey granite."]},
+                {"text": "and it opened in 1931", "verdict": "not_supported", "sentences": []}]
+        self.assertEqual(claim["citations"][0]["parts"], want)
+        self.assertEqual(claim["parts"], want)
+        self.assertEqual(claim["citations"][0]["quote"], "The bridge opened in 1932.")  # the quote stays its own
+
     def test_it_finds_a_claim_by_title_as_the_wiki_writes_it(self):
         answer = self.client.get(FINDINGS, {"wiki_id": self.wiki_id, "title": self.title.replace(" ", "_")})
         self.assertEqual(answer.json()["revision"], self.article.current_revision.rev_id)

@@ -117,6 +117,24 @@ class GadgetReaderTests(GadgetTestCase):
         self.assertEqual(self.page.locator(".side-editor-card img").count(), 0)
         self.assertIsNone(self.page.evaluate("window.pwned"))
 
+    def test_the_card_shows_one_line_per_part_with_the_lines_of_its_source_that_hold_it(self):
+        parts = [{"text": "It is made of red stone", "score": 0.2, "verdict": "not_supported",
+                  "evidence": {"sentences": ["The bridge is built of <b>grey</b> granite."]}},
+                 {"text": "and opened in 1931", "score": 0.1, "verdict": "not_supported",
+                  "evidence": {"sentences": []}}]
+        self.stone.claim_citations.update(parts=parts)
+        self.view()
+        self.page.click(f".side-editor-marker[data-side-claim='{self.stone.pk}']")
+        card = self.page.locator(".side-editor-card")
+        rows = card.locator(".side-editor-part")
+        self.assertEqual(rows.count(), 2)
+        self.assertIn("It is made of red stone: not supported", rows.nth(0).inner_text())
+        self.assertIn("no line of the source holds it", rows.nth(1).inner_text())
+        self.assertEqual(card.locator(".side-editor-part-line").all_inner_texts(),
+                         ["The bridge is built of <b>grey</b> granite."])  # text, never markup
+        self.assertEqual(card.locator("b").count(), 0)
+        self.assertIn("The bridge opened in 1932.", card.inner_text())  # the quote stays
+
     def test_only_the_wikis_origin_may_read_the_api(self):
         self.view()
         url = f"{self.live_server_url}/api/v1/findings?wiki_id=sidewiki&page_id={self.article.page_id}"

@@ -65,7 +65,16 @@ class VerifyJsonlTests(SimpleTestCase):
         parts = self.out[0]["parts"]
         self.assertEqual([p["text"] for p in parts], ["The Harbour Tower in Port Elsin is 212 metres tall", "and opened in 1994."])
         for part in parts:
-            self.assertEqual(set(part), {"text", "score", "verdict"})
+            self.assertEqual(set(part), {"text", "score", "verdict", "evidence"})
+            self.assertTrue(part["evidence"]["sentences"])  # each part of the tower claim has its own lines
+            self.assertTrue(all(s in SOURCE_TOWER for s in part["evidence"]["sentences"]))
+
+    def test_the_evidence_shows_every_parts_sentences_in_page_order(self):
+        row = self.out[0]
+        shown = row["evidence"]["sentences"]
+        for part in row["parts"]:
+            self.assertLessEqual(set(part["evidence"]["sentences"]), set(shown))
+        self.assertEqual(shown, sorted(shown, key=SOURCE_TOWER.index))
 
     def test_a_supported_claim_gets_evidence_with_offsets_into_the_source(self):
         row = self.out[0]
@@ -73,7 +82,7 @@ class VerifyJsonlTests(SimpleTestCase):
         ev = row["evidence"]
         self.assertEqual(set(ev), {"passage", "sentences", "start", "end"})
         self.assertEqual(SOURCE_TOWER[ev["start"] : ev["end"]], ev["passage"])
-        self.assertTrue(all(s in ev["passage"] for s in ev["sentences"]))
+        self.assertTrue(all(s in SOURCE_TOWER for s in ev["sentences"]))
 
     def test_scores_are_higher_for_better_support(self):
         self.assertGreater(self.out[0]["score"], self.out[1]["score"])

@@ -10,7 +10,7 @@ from typing import Callable
 from sideapp.api.actions import card_actions
 from sideapp.claims.models import Claim, ClaimCitation, ClaimReview
 from sideapp.claims.places import cited_fields, current_places
-from sideapp.claims.wording import quote_of, verdict_reason, verdict_words
+from sideapp.claims.wording import part_lines, quote_of, verdict_reason, verdict_words
 from sideapp.scans.models import Article
 from sideapp.templatetags.side import claim_reason
 from verifier_core.verification import Verdict
@@ -37,7 +37,7 @@ def claim_finding(claim: Claim, target: dict | None, url: str) -> dict:
         "section": claim.section_path, "verdict": claim.verdict or None, "verdict_words": verdict_words(claim),
         "confidence": claim.confidence or None, "needs_citation": claim.needs_citation,
         "reason": claim_reason(claim) or claim.verify_reason,
-        "score": claim.score, "quote": quote_of(claim.evidence),
+        "score": claim.score, "quote": quote_of(claim.evidence), "parts": _parts(claim.parts),
         "citations": [_citation(link, places.get(link.citation_id)) for link in links],
         "suggestions": [{"id": s.pk, "url": s.url, "title": s.title, "quote": quote_of(s.evidence),
                          "better": s.beats_current, "verdict": s.verdict or None}
@@ -64,14 +64,20 @@ def _citation(link: ClaimCitation, place: dict | None = None) -> dict:
             "title": cited["title"], "written": cited["written"], "tags": cited["tags"],
             "verdict": link.verdict or None, "confidence": link.confidence or None,
             "reason": verdict_reason(link.verdict, link.reason, link.reasons) if link.verdict else link.reason,
-            "reasons": list(link.reasons or []), "quote": quote_of(link.evidence), **archive_state(link)}
+            "reasons": list(link.reasons or []), "quote": quote_of(link.evidence), "parts": _parts(link.parts),
+            **archive_state(link)}
+
+
+def _parts(parts: list[dict] | None) -> list[dict]:
+    """Each part with its verdict and the source's sentences that hold it (`sentences`)."""
+    return [{"text": p["text"], "verdict": p["verdict"], "sentences": p["sentences"]} for p in part_lines(parts)]
 
 
 def archive_state(link: ClaimCitation) -> dict:
     """What became of the cited page and which copy the verdict read (docs/archives.md)."""
     copy = link.copy or {}
     archived = {"url": copy["url"], "timestamp": copy.get("timestamp", ""), "words": copy.get("words", "")} \
-        if copy.get("read") == "copy" and copy.get("url") else None
+        if copy.get("read") in ("copy", "citation_archive") and copy.get("url") else None
     return {"page_state": link.page_state or None, "read": copy.get("words") or None, "archive": archived}
 
 

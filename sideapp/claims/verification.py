@@ -13,7 +13,7 @@ from sideapp.claims.changes import findings_changed
 from sideapp.claims.combine import Cited, citation_name, reasons_with_citations, speaking_for, stronger_alone
 from sideapp.claims.models import Claim, ClaimCitation
 from sideapp.sources.models import Source
-from sideapp.sources.reading import citation_readings, claim_copies_wanted
+from sideapp.sources.reading import OWN, citation_readings, claim_copies_wanted
 from verifier_core.verification import ClaimInput, Evidence, ReasonKind, SourceVerdict, Verdict, get_verifier
 from verifier_core.verification.judgement.reasons import RULES
 from verifier_core.verification.judgement.verdicts import HIGH
@@ -36,7 +36,9 @@ def claim_input(claim: Claim) -> ClaimInput:
 def evidence_json(evidence: Evidence | None, **extra) -> dict | None:
     if evidence is None:
         return None
-    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans], **extra}
+    # `quote`: the line quoted as saying it (the sentences are every part's, in page order).
+    return {**evidence.to_json(), "sentence_spans": [list(s) for s in evidence.sentence_spans],
+            "quote": evidence.quote, **extra}
 
 
 @dataclass
@@ -72,9 +74,10 @@ def claim_verify(*, claim: Claim) -> Claim:
                                       page_state=reading.state.kind if reading.state else "")
         else:
             texts.extend((link, kind, text) for kind, text in reading.texts())
-    # A copy is of the cited address, not of wherever the live one leads now.
-    urls = [link.citation.source.url if kind == "copy" else link.citation.source.final_url or link.citation.source.url
-            for link, kind, _ in texts]
+    # A copy (an archive's, or the citation's own) is of the cited address, not of wherever
+    # the live one leads now.
+    urls = [link.citation.source.url if kind in ("copy", OWN) else link.citation.source.final_url
+            or link.citation.source.url for link, kind, _ in texts]
     metas = [page_meta(readings[link.pk].copy if kind == "copy" else link.citation.source.document)
              for link, kind, _ in texts]
     result = (verifier().score_claim(claim_input(claim), [t for _, _, t in texts], urls=urls, metas=metas)

@@ -35,9 +35,21 @@ def verdict_words(claim: Claim) -> str:
 
 
 def quote_of(evidence: dict | None) -> str:
-    """The evidence sentence, verbatim from the source ("" when there is none)."""
+    """The line quoted as saying it, verbatim from the source ("" when there is none); evidence
+    stored before the parts had their own lines has it first among its sentences."""
+    if "quote" in (evidence or {}):
+        return str(evidence["quote"]).strip()
     sentences = (evidence or {}).get("sentences") or []
     return str(sentences[0]).strip() if sentences else ""
+
+
+def part_lines(parts: list[dict] | None) -> list[dict]:
+    """Each part of a claim in words, with the source's sentences that hold it ([] when none,
+    or for a part judged before parts had their own lines)."""
+    return [{"text": str(p.get("text") or ""), "verdict": p.get("verdict") or None,
+             "verdict_words": Verdict.words(p["verdict"]) if p.get("verdict") else "",
+             "sentences": [str(s) for s in (p.get("evidence") or {}).get("sentences") or []]}
+            for p in parts or [] if isinstance(p, dict)]
 
 
 def cited_words(link: ClaimCitation, place: dict | None = None) -> dict:
@@ -86,10 +98,12 @@ def claim_page(claim: Claim, user) -> dict:
         "state": verdict_words(claim),
         "reason": verdict_reason(claim.verdict, claim.verify_reason, claim.reasons) if claim.verdict else claim.verify_reason,
         "evidence": _evidence(claim.verdict, own),
+        "parts": part_lines(claim.parts),
         "citations": [{"link": link, "citation": link.citation, "source": link.citation.source,
                        "cited": cited_fields(link.citation, places.get(link.citation_id)),
                        "reason": verdict_reason(link.verdict, link.reason, link.reasons) if link.verdict else "",
-                       "evidence": _evidence(link.verdict, link.evidence)} for link in links],
+                       "evidence": _evidence(link.verdict, link.evidence),
+                       "parts": part_lines(link.parts) if len(links) > 1 else []} for link in links],
         # Pages that support the claim first; those that do not after them, under their own
         # heading; the ones this editor dismissed last, folded: what is still to judge comes first.
         "suggestions": sorted((_suggestion(s, claim, user, offers) for s in suggestions),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import replace
 from datetime import timedelta
 from functools import lru_cache
@@ -29,6 +30,8 @@ from verifier_core.fetch.metadata import PageMeta
 from verifier_core.fetch.pagestate import NOT_THE_WORK, CitedWork, PageState, PageView, page_state
 
 log = logging.getLogger(__name__)
+# How the fetcher says the live page was gone before it read the citation's archive-url.
+_GONE = re.compile(r"^live URL failed \(http_error: HTTP (404|410)\b")
 # Failures where an archive may hold what the live address no longer gives. Not "blocked",
 # "too_large", "unsupported_type", "no_url": about the citation itself, not the page's fate.
 ARCHIVE_WORTHY = frozenset({"http_error", "timeout", "dns_error", "connection_error", "empty", "paywall_suspected"})
@@ -96,8 +99,9 @@ def citation_page_state(citation) -> PageState | None:
         return None
     document = getattr(source, "document", None)
     if source.used_archive:  # the citation's own archive-url was read: the live page failed
-        return PageState("gone" if "HTTP 404" in source.reason or "HTTP 410" in source.reason else "unreadable",
-                         "the live page could not be read", "")
+        gone = _GONE.search(source.reason)
+        return (PageState("gone", f"the live page is gone (HTTP {gone.group(1)})") if gone
+                else PageState("unreadable", "the live page could not be read"))
     view = PageView(source.status, source.url, source.final_url or source.url, source.http_status,
                     PageMeta.from_json(document.meta if document else {}), document.text[:3000] if document else "")
     return page_state(cited_work(citation), view)

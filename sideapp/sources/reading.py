@@ -10,14 +10,15 @@ it read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.db import transaction
 from django.utils import timezone
 
 from sideapp.claims.changes import findings_changed
 from sideapp.sources.archives import archives, citation_page_state, citation_target, copies_of, copy_wanted, wants_dead_copy
-from sideapp.sources.models import ArchivedCopy
-from verifier_core.fetch.citedates import day_words
+from sideapp.sources.models import ArchivedCopy, Source
+from verifier_core.fetch.citedates import archive_url_day, day_words
 from verifier_core.fetch.pagestate import PageState
 from verifier_core.verification import Verdict
 
@@ -25,6 +26,24 @@ SUPPORTING = (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
 FAILING = (Verdict.NOT_SUPPORTED, Verdict.PARTIALLY_SUPPORTED)
 _RANKS = {Verdict.SUPPORTED: 2, Verdict.PARTIALLY_SUPPORTED: 1}
 AS_CITED = "supported as cited; the page has changed since"
+OWN = "citation_archive"  # the kind of text read from the citation's own archive-url
+
+
+@dataclass(frozen=True)
+class OwnArchive:
+    """The citation's own archive-url, read by the fetcher (through the same guard) because
+    the live page could not be: the text the verdict reads, and the day of the copy."""
+    url: str
+    day: date | None
+    text: str
+
+    @property
+    def words(self) -> str:
+        """"the citation's archived copy of 11 February 2015"."""
+        return "the citation's archived copy" + (f" of {day_words(self.day)}" if self.day else "")
+
+    def to_json(self) -> dict:
+        return {"url": self.url, "timestamp": f"{self.day:%Y%m%d}" if self.day else "", "words": self.words}
 
 
 @dataclass
@@ -35,10 +54,12 @@ class Reading:
     looked_up: bool  # an archive lookup for the citation's day has ended (found or not)
     target: str  # the citation's day, YYYYMMDD ("" undated)
     unavailable: str | None = None
-    own_archive: str = ""  # the citation's own archive-url, when that is what was read
+    own: OwnArchive | None = None  # the citation's own archived copy, read as the live page failed
     read_on: object = None  # when the live page was last read (a datetime)
 
     def texts(self) -> list[tuple[str, str]]:
+        if self.own is not None:
+            return [(OWN, self.own.text)]
         out = [("live", self.live)] if self.live else []
         return out + ([("copy", self.copy.text)] if self.copy is not None else [])
 
@@ -52,6 +73,9 @@ class Reading:
         """(kind read, its SourceVerdict, a note in words, the copy JSON) from the verdicts
         of the texts read: the live page wherever it supports the claim at least as well."""
         live, copy = verdicts.get("live"), verdicts.get("copy")
+        if verdicts.get(OWN) is not None:
+            note = f"read from {self.own.words}; {self.state.sentence}" if self.state else f"read from {self.own.words}"
+            return OWN, verdicts[OWN], note, self.read_json(OWN)
         if copy is None:
             return "live", live, "", self.read_json("live")
         if live is None:
@@ -67,9 +91,8 @@ class Reading:
         state = self.state.to_json() if self.state else None
         if kind in ("copy", "both") and self.copy is not None:
             return {"read": kind, **self.copy.to_json(), "state": state}
-        if self.own_archive:
-            return {"read": "citation_archive", "url": self.own_archive, "words": "the citation's own archived copy",
-                    "state": state}
+        if kind == OWN and self.own is not None:
+            return {"read": OWN, **self.own.to_json(), "state": state}
         day = timezone.localdate(self.read_on) if self.read_on else timezone.localdate()
         return {"read": "live", "words": f"the live page, read on {day_words(day)}", "state": state}
 
@@ -86,14 +109,33 @@ def citation_reading(citation, *, copies: dict[tuple[int, str], ArchivedCopy]) -
     found = copy if copy is not None and copy.found else None
     looked_up = copy is not None and copy.looked_up
     source = citation.source if citation.source_id else None
-    reading = Reading(state, None, found, looked_up, target,
-                      own_archive=citation.archive_url if source is not None and source.used_archive else "",
+    reading = Reading(state, None, found, looked_up, target, own=own_archive(citation),
                       read_on=source.fetched_at if source is not None else None)
+    if reading.own is not None:
+        return reading
     if state is not None and state.is_cited_work and citation.unavailable_reason is None:
         reading.live = source.document.text
     elif found is None:
         reading.unavailable = _why_not(citation, state, copy)
     return reading
+
+
+def own_archive(citation) -> OwnArchive | None:
+    """The citation's own archive-url, when the fetcher read it because the live page failed
+    (its text is the source's document), else None. A citation without an archive-url of its
+    own is not read from another citation's: it waits for a copy of its own day."""
+    source = citation.source if citation.source_id else None
+    if (source is None or not source.used_archive or source.status != Source.Status.OK or not citation.archive_url
+            or citation.unavailable_reason is not None):
+        return None
+    url = source.final_url or citation.archive_url
+    return OwnArchive(url, archive_url_day(url, archive_date(citation)), source.document.text)
+
+
+def archive_date(citation) -> str:
+    """The citation's |archive-date= (any spelling), or {{webarchive|date=}}."""
+    fields = citation.fields or {}
+    return next((str(v) for k, v in fields.items() if k.lower().replace("-", "").replace("_", "") == "archivedate"), "")
 
 
 def _why_not(citation, state: PageState | None, copy: ArchivedCopy | None) -> str:

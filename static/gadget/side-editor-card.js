@@ -100,10 +100,36 @@
 					'Closest passage in ' + ( several ? 'it:' : 'the cited source:' ) );
 				line( card, 'side-editor-quote' ).appendChild( el( 'q', null, c.quote ) );
 			}
+			partRows( card, c );
 			// The archived copy its verdict read, unless the claim's reason says it already.
 			if ( c.read && ( claim.reason || '' ).indexOf( c.read ) < 0 ) {
 				line( card, 'side-editor-hint', 'Read in ' + c.read + '.' );
 			}
+		} );
+	}
+
+	function partRows( card, c ) {
+		// One line per part of the claim with the lines of this source that hold it, where
+		// they say more than the quote: several parts, or lines besides it.
+		var parts = c.parts || [], more = parts.length > 1 || parts.some( function ( part ) {
+			return part.sentences.some( function ( s ) {
+				return s !== c.quote;
+			} );
+		} );
+		if ( !more ) {
+			return;
+		}
+		parts.forEach( function ( part ) {
+			var row = line( card, 'side-editor-part' );
+			row.setAttribute( 'data-side-part-verdict', part.verdict || '' );
+			row.appendChild( el( 'span', 'side-editor-part-text', part.text + ': ' ) );
+			row.appendChild( el( 'span', 'side-editor-' + part.verdict, part.verdict ? part.verdict.replace( /_/g, ' ' ) : '' ) );
+			if ( !part.sentences.length ) {
+				row.appendChild( el( 'span', 'side-editor-hint', ' (no line of the source holds it)' ) );
+			}
+			part.sentences.forEach( function ( s ) {
+				line( card, 'side-editor-quote side-editor-part-line' ).appendChild( el( 'q', null, s ) );
+			} );
 		} );
 	}
 

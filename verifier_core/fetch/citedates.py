@@ -54,3 +54,22 @@ def day_timestamp(day: date) -> str:
 def day_words(day: date) -> str:
     """"12 March 2019": how pages say which copy they read."""
     return f"{day.day} {day:%B %Y}"
+
+
+# A capture timestamp as web archives write it in their links: /web/20150211093000/ (the
+# Internet Archive, pywb; "id_" and the like after it ask for the raw page).
+_ARCHIVE_TIMESTAMP = re.compile(r"/(\d{8}|\d{14})(?:[a-z]{2}_)?/")
+_DAY_GIVEN = re.compile(r"\b\d{1,2}\b")
+
+
+def archive_url_day(archive_url: str | None, archive_date: str | None) -> date | None:
+    """The day of a citation's own archived copy: the capture timestamp in its link (what was
+    captured, whatever the editor wrote), else its archive-date when that names a day. None
+    when neither says (a month or a year alone is no day of a copy)."""
+    stamp = _ARCHIVE_TIMESTAMP.search(archive_url or "")
+    if stamp and (day := timestamp_day(stamp.group(1))) and f"{day:%Y%m%d}" == stamp.group(1)[:8]:
+        return day
+    text = (archive_date or "").strip()
+    if not _DAY_GIVEN.search(re.sub(r"\d{4}", "", text)):
+        return None
+    return cited_day(text)

@@ -13,7 +13,7 @@ Importing this package does not import torch; loading a Verifier does.
 
 Inside, by concern (docs/architecture.md): `model` (the cross-encoder, its training and
 cache), `language` (terms, figures, units, mentions), `evidence` (passages, sentences,
-parts, the quote) and `judgement` (features, the verdict head and rules, reasons).
+parts, the quote, each part's own lines) and `judgement` (features, the verdict head and rules, reasons).
 """
 from verifier_core.verification.scoring import Verifier, default_model_dir, get_verifier
 from verifier_core.verification.types import (

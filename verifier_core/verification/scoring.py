@@ -15,12 +15,14 @@ import json
 import logging
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from verifier_core.verification.evidence.engine import PreparedSource, cross_encode, prepare_source
 from verifier_core.verification.evidence.guard import as_text, claim_problem, source_problem
 from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
 from verifier_core.verification.evidence.quote import select_evidence
+from verifier_core.verification.evidence.support import parts_with_evidence, shown_evidence
 from verifier_core.verification.judgement.calibration import VerdictHead
 from verifier_core.verification.judgement.features import content_words, word_support_from_pieces
 from verifier_core.verification.judgement.judge import Judgement, judge
@@ -157,7 +159,8 @@ class Verifier:
         j = self._judge(claim, usable, all_generic, evidence[0] if evidence else None)
         reasons = self._with_note(j.reasons)
         return ClaimVerdict(j.score, j.verdict, self.method, self.model_version, verdicts, evidence,
-                            reason=words(reasons), confidence=j.confidence, parts=j.parts, reasons=reasons)
+                            reason=words(reasons), confidence=j.confidence,
+                            parts=_parts_of(j.parts, verdicts, evidence[0] if evidence else None), reasons=reasons)
 
     def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
         """Candidates (retrieved passages or pages) best first, with scores on the same
@@ -247,8 +250,8 @@ class Verifier:
     def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, evidence: Evidence | None) -> Judgement:
         """Score, verdict, confidence, parts and reasons from one or several sources; `evidence`'s
         first sentence is the line quoted as saying it."""
-        sentence = evidence.sentences[0] if evidence and evidence.sentences else None
-        at = evidence.sentence_spans[0] if sentence and evidence.sentence_spans else None
+        sentence = evidence.quote if evidence and evidence.quote else None
+        at = evidence.quote_span if sentence else None
         return judge(claim.text, [p.analysis for p in prepared], head=self.head if self.model is not None else None,
                      word_model=self.word_model, generic=generic, evidence_sentence=sentence, evidence_at=at,
                      read=(lambda pairs: self.read_pairs(claim.title, pairs)) if self.model is not None else None)
@@ -275,6 +278,8 @@ class Verifier:
         if j.figures_at:  # a contradicted figure: quote the line giving the source's own
             evidence = select_evidence(text, claim.text, prepared.body, prepared.passages, order, prepared.title,
                                        j.figures_at) or evidence
+        parts = parts_with_evidence(j.parts, text, prepared.lines)
+        evidence = shown_evidence(evidence, parts, text)
         return SourceVerdict(
             score=j.score,
             verdict=j.verdict,
@@ -287,7 +292,7 @@ class Verifier:
             probabilities=j.probabilities,
             features=j.features,
             confidence=j.confidence,
-            parts=j.parts,
+            parts=parts,
         )
 
     def _unavailable(self, reason: str) -> SourceVerdict:
@@ -297,6 +302,15 @@ class Verifier:
 
     def _with_note(self, reasons: list[Reason]) -> list[Reason]:
         return [*reasons, Reason(ReasonKind.FALLBACK)] if self.model is None else list(reasons)
+
+
+def _parts_of(parts: list, verdicts: list[SourceVerdict], evidence: Evidence | None) -> list:
+    """The claim's parts with the sentences of the source its quote is from (one page's
+    lines, as its evidence is)."""
+    source = next((v for v in verdicts if evidence is not None and v.evidence is evidence), None)
+    if source is None or [p.text for p in source.parts] != [p.text for p in parts]:
+        return parts
+    return [replace(p, evidence=mine.evidence) for p, mine in zip(parts, source.parts)]
 
 
 def _quantize(model):

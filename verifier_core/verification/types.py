@@ -72,10 +72,12 @@ class ClaimInput:
 
 @dataclass(frozen=True)
 class Evidence:
-    """The best passage and the sentences in it that carry the support.
+    """The quote's passage and the sentences shown as support: the quote and every part's
+    own sentences (`PartEvidence`), from anywhere on the page, in page order.
 
-    `source_text[start:end] == passage`, and every sentence is a substring of the
-    passage at `sentence_spans` (offsets into the source text as well).
+    `source_text[start:end] == passage`, and every sentence is the source text at its
+    `sentence_spans` entry (offsets into the source text; a part's sentence may lie outside
+    the passage). `quote`: the line quoted as saying it (at `quote_span`), "" when none.
     """
 
     passage: str
@@ -83,6 +85,8 @@ class Evidence:
     start: int
     end: int
     sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+    quote: str = ""
+    quote_span: tuple[int, int] | None = None
 
     def to_json(self) -> dict:
         # The verify_jsonl contract: exactly these keys.
@@ -97,17 +101,33 @@ class PassageScore:
 
 
 @dataclass(frozen=True)
+class PartEvidence:
+    """The sentences of a page that together hold one part of a claim (evidence/support.py),
+    each the source text at its `sentence_spans` entry, in page order; none when no line
+    holds enough of it."""
+
+    sentences: list[str] = field(default_factory=list)
+    sentence_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"sentences": list(self.sentences)}
+
+
+@dataclass(frozen=True)
 class PartVerdict:
-    """One part of a claim (a clause, a coordinated fact) and how well the source backs it."""
+    """One part of a claim (a clause, a coordinated fact), how well the source backs it and
+    the source's sentences that hold it."""
 
     text: str
     start: int  # offsets into the claim text
     end: int
     score: float
     verdict: str
+    evidence: PartEvidence = field(default_factory=PartEvidence)
 
     def to_json(self) -> dict:
-        return {"text": self.text, "score": round(self.score, 6), "verdict": str(self.verdict)}
+        return {"text": self.text, "score": round(self.score, 6), "verdict": str(self.verdict),
+                "evidence": self.evidence.to_json()}
 
 
 @dataclass

@@ -58,10 +58,16 @@ def apply_cite_template(citation: Citation, template: Template, plain: Plain) ->
 
 
 def apply_webarchive(citation: Citation, template: Template) -> None:
-    """{{webarchive|url=...}} after a cite template supplies the archive URL."""
+    """{{webarchive|url=...|date=...}} after a cite template supplies the archive URL, and
+    its date the citation's archive-date unless the cite template gives one."""
     value = named(template, "url", "url1")
     if value is not None and citation.archive_url is None:
         citation.archive_url = _raw_value(value)
+        day = named(template, "date", "date1")
+        has_own = any(name.lower().replace("-", "").replace("_", "") == "archivedate"
+                      for name in citation.fields)
+        if day is not None and not has_own:
+            citation.fields["archive-date"] = " ".join(str(day).split())
 
 
 def copy_resolved(citation: Citation, entry: Citation) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 from verifier_core.verification.evidence.passages import SourcePassage, Unit, passages, sentence_units
 from verifier_core.verification.evidence.quote import BodySentence, page_sentences
 from verifier_core.verification.evidence.sentences import body_sentences
+from verifier_core.verification.evidence.support import Line, page_lines
 from verifier_core.verification.judgement.features import SourceAnalysis, content_words, word_support_from_pieces
 from verifier_core.verification.language.lexical import PassageBm25, numbers, terms
 from verifier_core.verification.language.quantities import quantities
@@ -27,6 +28,7 @@ class PreparedSource:
     analysis: SourceAnalysis
     body: list[BodySentence] = field(default_factory=list)  # the sentences a quote may be
     title: str = ""  # the page's own title (its metadata), never a quote
+    lines: list[Line] = field(default_factory=list)  # every sentence a part's evidence may be
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class _Page:
     lower: str
     quantities: list
     body: list[BodySentence]
+    lines: list[Line]
 
 
 @lru_cache(maxsize=64)
@@ -54,7 +57,8 @@ def _page(text: str, max_words: int) -> _Page:
     docs = [terms(p.text) for p in found]
     figures = quantities(text)
     return _Page(units, found, docs, PassageBm25(docs), set().union(*map(set, docs)) if docs else set(),
-                 numbers(text), text.lower(), figures, page_sentences(body_sentences(text), text, figures))
+                 numbers(text), text.lower(), figures, page_sentences(body_sentences(text), text, figures),
+                 page_lines(text, figures))
 
 
 def meta_text(meta: dict | None) -> str:
@@ -96,7 +100,7 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64, meta:
         analysis.page_lower += "\n" + extra.lower()
         analysis.quantities += [replace(q, page_date=True) for q in quantities(extra)]
     return PreparedSource(list(found), list(page.units), selected, list(scores), analysis, list(page.body),
-                          str((meta or {}).get("title") or ""))
+                          str((meta or {}).get("title") or ""), list(page.lines))
 
 
 def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max_length: int, batch_size: int = 16):

@@ -54,7 +54,7 @@ def select_evidence(text: str, claim: str, body: list[BodySentence], passages: l
     `ranked`: passage indices, best first (the cross-encoder's order); `at`: offsets of the
     source's figures that contradict the claim's, whose sentence is then the quote (the
     line the reason "the source gives ..." points to)."""
-    wanted, figures = _claim_terms(claim)
+    wanted, figures = claim_terms(claim)
     title_key = " ".join(title.lower().split())
     candidates = [s for s in body if " ".join(text[s.start:s.end].lower().split()) != title_key]
     pointed = [s for s in candidates if any(s.start <= a < s.end for a in at or [])]
@@ -74,11 +74,11 @@ def select_evidence(text: str, claim: str, body: list[BodySentence], passages: l
         inside.remove(more)
     spans = [(s.start, s.end) for s in chosen]
     evidence = Evidence(passage=text[start:end], sentences=[text[a:b] for a, b in spans], start=start, end=end,
-                        sentence_spans=spans)
+                        sentence_spans=spans, quote=text[quote.start:quote.end], quote_span=(quote.start, quote.end))
     return evidence if verbatim(text, evidence) else None
 
 
-def _claim_terms(claim: str) -> tuple[set[str], list[Quantity]]:
+def claim_terms(claim: str) -> tuple[set[str], list[Quantity]]:
     """The claim's words (less those inside its figures, which are matched by value) and figures."""
     figures = [q for q in quantities(claim) if q.kind != "score"]
     words = {t for a, b, t in term_spans(claim) if not any(q.start <= a < q.end for q in figures)}
@@ -130,12 +130,15 @@ def _bare(text: str, passages: list[SourcePassage], ranked: list[int]) -> Eviden
 
 
 def verbatim(text: str, evidence: Evidence) -> bool:
-    """The passage and every sentence appear in the source exactly where they claim to."""
+    """The passage, the quote and every sentence appear in the source exactly where they
+    claim to (a part's sentence may lie anywhere on the page, outside the passage)."""
     ok = text[evidence.start : evidence.end] == evidence.passage and all(
-        evidence.start <= a <= b <= evidence.end and text[a:b] == s and s in evidence.passage
-        for s, (a, b) in zip(evidence.sentences, evidence.sentence_spans)
+        0 <= a <= b <= len(text) and text[a:b] == s for s, (a, b) in zip(evidence.sentences, evidence.sentence_spans)
     )
     ok = ok and len(evidence.sentences) == len(evidence.sentence_spans)
+    if evidence.quote_span is not None:
+        a, b = evidence.quote_span
+        ok = ok and evidence.start <= a <= b <= evidence.end and text[a:b] == evidence.quote
     if not ok:
         log.warning("evidence failed the verbatim check; not shown (start=%s end=%s)", evidence.start, evidence.end)
     return ok

@@ -48,10 +48,10 @@ def body_sentences(text: str, title: str = "") -> list[Sentence]:
     a line repeating it is a heading)."""
     out = []
     title_key = _key(title)
-    for start, end in _blocks(text):
+    for start, end in blocks(text):
         block = text[start:end]
         for span in sentence_spans(block):
-            a, b = _trimmed(text, start + span.start, start + span.end)
+            a, b = trimmed(text, start + span.start, start + span.end)
             if a < b and is_body(text[a:b]) and _key(text[a:b]) != title_key:
                 out.append(Sentence(a, b))
     return out
@@ -73,7 +73,7 @@ def is_body(sentence: str) -> bool:
     return len(words) >= LONG_RUN and capitalised < 0.6
 
 
-def _blocks(text: str) -> list[tuple[int, int]]:
+def blocks(text: str) -> list[tuple[int, int]]:
     """Lines, with a line broken mid-sentence joined to the next (plain text and PDFs wrap
     lines): it ends without a full stop and either the next line goes on in lower case
     or a bracket, or this one ends on a comma, dash or small word."""
@@ -97,7 +97,7 @@ def _joins(before: str, line: str) -> bool:
     return bool(_STARTS_ON.match(line) or _CARRIES_ON.search(before) or last in stop_words())
 
 
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     """Without a leading ellipsis or bullet ("… At Gull Point the keepers lodged ...")."""
     lead = _LEAD.match(text, start)
     if lead and lead.end() <= end:

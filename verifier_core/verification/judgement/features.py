@@ -14,6 +14,7 @@ import numpy as np
 from verifier_core.verification.evidence.parts import UNTRAINED, Part, WordModel, part_scores, split_claim, word_matrix
 from verifier_core.verification.language.lexical import coverage, names, numbers, term_spans
 from verifier_core.verification.language.quantities import Mismatch, Quantity, mismatches
+from verifier_core.verification.language.reckoning import reckoned_spans, reckoned_terms
 
 FEATURE_NAMES = (
     "bm25_norm",  # best passage BM25 over the claim's own best possible score
@@ -87,13 +88,19 @@ def analyse_claim(claim: str, analyses: list[SourceAnalysis], word_model: WordMo
     words = content_words(claim)
     support = _word_support(words, analyses)
     page_terms = set().union(*(a.page_terms for a in analyses)) if analyses else set()
-    tops = [t for a in analyses for t in a.top_terms]
-    probs = word_model.prob(word_matrix(words, support, page_terms, tops))
+    figures = [q for a in analyses for q in a.quantities]
+    # The claim's words a span of years the page gives carries ("125th anniversary" on a page
+    # of 2016 saying "125 years after she was born") are held by the page, as an editor reads it.
+    reckoned = reckoned_words(claim, words, figures)
+    held = page_terms | reckoned
+    tops = [t | reckoned for a in analyses for t in a.top_terms]
+    probs = word_model.prob(word_matrix(words, support, held, tops))
     parts = split_claim(claim)
     scores = part_scores(parts, words, probs)
-    found = mismatches(claim, "", [q for a in analyses for q in a.quantities], page_terms)
+    found = mismatches(claim, "", figures, page_terms)
     structured = [min(scores, default=1.0), float(probs.min()) if len(probs) else 1.0, float(bool(found))]
-    features = np.concatenate([_lexical(claim, words, analyses), _neural(words, support, page_terms, analyses), structured])
+    features = np.concatenate([_lexical(claim, words, analyses, reckoned), _neural(words, support, held, analyses),
+                               structured])
     return ClaimAnalysis(features, words, probs, parts, scores, found)
 
 
@@ -103,10 +110,22 @@ def _word_support(words, analyses: list[SourceAnalysis]) -> np.ndarray:
     return np.max(np.array(rows), axis=0) if words and rows else np.zeros(len(words))
 
 
-def _lexical(claim: str, words, analyses: list[SourceAnalysis]) -> list[float]:
+def reckoned_words(claim: str, words, figures: list[Quantity]) -> set[str]:
+    """The terms of the claim's content words that follow from the page's own figures and date
+    (reckoning.py): the figure and the words of its span ("125th", "anniversary")."""
+    reckoned = reckoned_terms(claim, figures)
+    if not reckoned:
+        return set()
+    spans = reckoned_spans(claim, figures)
+    return {term for start, end, term in words
+            if claim[start:end].lower() in reckoned or any(a <= start and end <= b for a, b in spans)}
+
+
+def _lexical(claim: str, words, analyses: list[SourceAnalysis], reckoned: set[str]) -> list[float]:
+    """`reckoned`: claim terms the page's figures give, held by the page and its passages."""
     claim_terms = {w[2] for w in words}
-    page_terms = set().union(*(a.page_terms for a in analyses)) if analyses else set()
-    tops = [a.top_terms for a in analyses if a.top_terms]
+    page_terms = set().union(*(a.page_terms for a in analyses)) | reckoned if analyses else set()
+    tops = [[t | reckoned for t in a.top_terms] for a in analyses if a.top_terms]
     best = set(tops[0][0]) if tops else set()
     for top in tops[1:]:  # the best passage of the source that covers most
         if coverage(claim_terms, top[0]) > coverage(claim_terms, best):

@@ -74,6 +74,12 @@ def span_of_years_in_page(s: Quantity) -> bool:
         s.key & {"year", "anniversari", "age", "old"})
 
 
+def reckoned_spans(claim: str, figures: list[Quantity]) -> list[tuple[int, int]]:
+    """Where in the claim its figures that follow from the page's figures are written
+    ("20 years" in "for 20 years")."""
+    return [(q.start, q.end) for q in quantities(claim) if follows(claim, q, figures)]
+
+
 def reckoned_terms(claim: str, figures: list[Quantity]) -> set[str]:
     """The claim's words (lower case) that a span of years the page gives carries: the figure as
     written and the span's own words ("125th", "anniversary")."""
