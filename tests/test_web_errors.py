@@ -63,6 +63,18 @@ class ErrorPageTests(CastMixin, TestCase):
         self.assertNotIn("Traceback", html)
         self.assert_fragment(editor.get("/fails/", **HTMX), 500, "Something went wrong")
 
+    @override_settings(ROOT_URLCONF="tests.error_urls")
+    def test_a_database_or_redis_that_does_not_answer_is_a_503_in_words(self):
+        editor = self.client_for("editor")
+        editor.raise_request_exception = False
+        for url, service in (("/database-gone/", "database"), ("/redis-gone/", "queue (Redis)")):
+            response = editor.get(url)
+            html = self.assert_page(response, 503, "Not available just now", f"{service} does not "
+                                    "answer just now", "nothing was saved")
+            self.assertEqual(response["Retry-After"], "60")
+            self.assertNotIn("Traceback", html)
+            self.assert_fragment(editor.get(url, **HTMX), 503, "Not available just now")
+
     def test_a_form_from_an_out_of_date_page_says_so_and_offers_to_reload_it(self):
         editor = self.client_for("editor", enforce_csrf_checks=True)
         page = f"http://testserver/claims/{self.claim.pk}/"

@@ -7,6 +7,8 @@ status is an error (htmx leaves error answers unshown by default).
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
@@ -78,14 +80,36 @@ def not_found(request, exception=None):
 
 def server_error(request):
     """Rendered without the request's context: the database may be what failed, and the
-    header's user and role would each need it."""
-    problem = Problem("Something went wrong",
-                      "Side editor hit an error it did not expect, and nothing more was done. The error is "
-                      "in the server's log for the admins. Try again in a moment; if it happens again, tell "
-                      "an admin what you were doing.", "/", "Back to the start page")
+    header's user and role would each need it. A database or Redis that does not answer (the
+    session, the login, a queue) is said as such, 503: nothing was done, try again shortly."""
+    down = _down_service(sys.exc_info()[1])
+    if down:
+        problem = Problem("Not available just now",
+                          f"Side editor's {down} does not answer just now, so nothing was done and nothing was "
+                          "saved. Try again in a minute; the admins see it in the server's log.", "/",
+                          "Back to the start page")
+    else:
+        problem = Problem("Something went wrong",
+                          "Side editor hit an error it did not expect, and nothing more was done. The error is "
+                          "in the server's log for the admins. Try again in a moment; if it happens again, tell "
+                          "an admin what you were doing.", "/", "Back to the start page")
     template = "partials/error.html" if is_htmx(request) else "error.html"
-    response = HttpResponse(loader.get_template(template).render({"problem": problem}), status=500)
+    response = HttpResponse(loader.get_template(template).render({"problem": problem}), status=503 if down else 500)
+    if down:
+        response["Retry-After"] = "60"
     return mark_fragment(response)
+
+
+def _down_service(exc: BaseException | None) -> str:
+    """Which service an uncaught error says is unreachable ("" for any other error)."""
+    import redis
+    from django.db import InterfaceError, OperationalError
+
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return "database"
+    if isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
+        return "queue (Redis)"
+    return ""
 
 
 def csrf_failure(request, reason: str = ""):
