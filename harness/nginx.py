@@ -90,6 +90,8 @@ class Nginx:
             try:
                 requests.get(self.base_url + "/", timeout=2)  # any answer: nginx listens
                 return
+            except requests.ReadTimeout:  # connected, the server behind it slow to answer: nginx listens
+                return
             except requests.ConnectionError:
                 time.sleep(0.1)
         raise RuntimeError(f"nginx did not listen on {self.base_url} within {timeout:g} s")
