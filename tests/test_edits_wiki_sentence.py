@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import io
 import json
-import uuid
 
 from django.core.management import call_command
-from django.test import TestCase, override_settings
+from django.test import TestCase
 from django.urls import reverse
 
 from sideapp.edits.models import AuditEntry
 from sideapp.models import Claim, ClaimCitation
 from tests.edits_support import judged_not_supported
 from tests.users import PASSWORD, cast
-from tests.wiki_support import OnSharedWikiWithBot, scan_titles
+from tests.wiki_support import OnSharedWikiWithBot, page_for_edits
 
 OLD_PIER = "The old Side test pier was 41 m long.{{sfn|Hale|2009|p=12}}"
 NEW_PIER = " The new pier is {{convert|41|m}} long.<ref>{{cite web |url=http://127.0.0.1:9/pier |title=Pier}}</ref>"
@@ -31,14 +30,8 @@ class CorrectionInItsOwnSentenceOnTheWikiTests(OnSharedWikiWithBot, TestCase):
     def setUp(self):
         self.users = cast()
         self.client.login(username=self.users["editor"].username, password=PASSWORD)
-        self.title = f"Side pier test {uuid.uuid4().hex[:8]}"
-        self.server.edit(self.title, PAGE)
-        settings = override_settings(SIDE_WIKI_API_URL=self.server.api_url, SIDE_WIKI_USERNAME=self.bot_user,
-                                     SIDE_WIKI_PASSWORD=self.bot_password, SIDE_WIKI_RETRIES=2,
-                                     SIDE_WIKI_BACKOFF=0.1)
-        settings.enable()
-        self.addCleanup(settings.disable)
-        scan_titles(self.server, self.title)
+        _, self.title = page_for_edits(self, "Side pier test", text=PAGE, bot=(self.bot_user, self.bot_password),
+                                       SIDE_WIKI_RETRIES=2, SIDE_WIKI_BACKOFF=0.1)
 
     def wiki_text(self) -> str:
         return self.server.admin_site.pages[self.title].text(cache=False)
