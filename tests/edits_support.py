@@ -113,3 +113,12 @@ def assert_nothing_saved(test) -> None:
 
     test.assertFalse(AuditEntry.objects.exclude(status__in=["refused", "failed"]).exists())
     test.assertFalse(AuditEntry.objects.filter(outcome="").exclude(status="").exists())
+
+
+def confirmed(client, url: str, data: dict | None = None):
+    """The change `url` previews confirmed as its form confirms it: posted with the save token
+    the preview gave (none when the preview offered no change)."""
+    data = dict(data or {})
+    preview = client.get(url, data)
+    proposal = (preview.context or {}).get("proposal") if preview.status_code == 200 else None
+    return client.post(url, {**data, "confirm": "1", "token": proposal.token if proposal else ""})

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from sideapp.edits.models import AuditEntry
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
-from tests.edits_support import as_scanned, assert_nothing_saved, read_source
+from tests.edits_support import as_scanned, assert_nothing_saved, confirmed, read_source
 from tests.users import CastMixin
 
 CITED = "https://www.gazette.example/news/bridge"
@@ -62,7 +62,7 @@ class OfferedEditPagesTests(CastMixin, TestCase):
         return reverse("suggestion_apply", args=[claim.pk, suggestion.pk])
 
     def test_a_post_to_tag_an_unread_citation_is_refused_in_words_and_nothing_is_saved(self):
-        response = self.client_for("editor").post(reverse("claim_tag", args=[self.stone.pk]), {"confirm": "1"})
+        response = confirmed(self.client_for("editor"), reverse("claim_tag", args=[self.stone.pk]))
         self.assertContains(response, "Its source could not be read", status_code=409)
         self.assertNotContains(response, "Traceback", status_code=409)
         assert_nothing_saved(self)
@@ -71,15 +71,14 @@ class OfferedEditPagesTests(CastMixin, TestCase):
         self.assertIn("Its source could not be read", entry.outcome)
 
     def test_a_post_to_replace_a_citation_that_is_not_failing_is_refused(self):
-        response = self.client_for("editor").post(self.apply_url(self.stone, self.beside),
-                                                  {"mode": "replace", "confirm": "1"})
+        response = confirmed(self.client_for("editor"), self.apply_url(self.stone, self.beside), {"mode": "replace"})
         self.assertContains(response, "Only a citation that fails the claim is replaced", status_code=409)
         assert_nothing_saved(self)
 
     def test_the_page_already_cited_is_refused_for_preview_and_save(self):
         editor = self.client_for("editor")
         for response in (editor.get(self.apply_url(self.opened, self.same), {"mode": "add"}),
-                         editor.post(self.apply_url(self.opened, self.same), {"mode": "replace", "confirm": "1"})):
+                         confirmed(editor, self.apply_url(self.opened, self.same), {"mode": "replace"})):
             self.assertContains(response, "the source the claim already cites", status_code=409)
         assert_nothing_saved(self)
 

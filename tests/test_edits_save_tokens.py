@@ -55,6 +55,10 @@ class SaveTokenTests(OnSharedWikiWithBot, TestCase):
         response = client.post(reverse("claim_tag", args=[self.claim.pk]), {"confirm": "1", "token": other_token})
         self.assert_refused_and_unsaved(response, 400, f"for another claim (claim {self.other.pk})")
 
+    def test_a_confirm_without_a_token_is_refused_in_words_and_nothing_is_saved(self):
+        response = self.editor().post(reverse("claim_tag", args=[self.claim.pk]), {"confirm": "1"})
+        self.assert_refused_and_unsaved(response, 400, "carries no save token")
+
     def test_another_users_token_is_refused_in_words_and_nothing_is_saved(self):
         token = self.token_of(self.editor("editor"), self.claim)
         response = self.editor("admin").post(reverse("claim_tag", args=[self.claim.pk]),

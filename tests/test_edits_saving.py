@@ -20,7 +20,7 @@ from harness.mediawiki import shared_test_wiki
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.saving import marker, pending_saves_settle
 from sideapp.models import Claim, ScanJob
-from tests.edits_support import judged_not_supported, suggested
+from tests.edits_support import confirmed, judged_not_supported, suggested
 from tests.users import PASSWORD, cast
 from tests.wiki_support import BOT, OnSharedWikiWithBot, page_for_edits, scan_titles
 
@@ -114,7 +114,7 @@ class SavingTests(OnSharedWikiWithBot, TestCase):
 
     def test_the_audit_log_keeps_who_saved_after_their_account_is_gone(self):
         url = reverse("claim_tag", args=[self.claim.pk])
-        self.assertEqual(self.editor().post(url, {"confirm": "1"}).status_code, 200)
+        self.assertEqual(confirmed(self.editor(), url).status_code, 200)
         name = self.users["editor"].username
         self.users["editor"].delete()
         entry = AuditEntry.objects.get(status="saved")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from sideapp.edits.models import AuditEntry
 from sideapp.edits.audit import audit_record
 from sideapp.models import Article, Citation, Claim, ClaimCitation, Revision, RevisionClaim, Suggestion, Wiki
-from tests.edits_support import as_scanned, assert_nothing_saved, read_source
+from tests.edits_support import as_scanned, assert_nothing_saved, confirmed, read_source
 from tests.users import PASSWORD, cast
 
 WIKITEXT = (
@@ -115,7 +115,7 @@ class EditPagesTests(TestCase):
                        SIDE_WIKI_PASSWORD="x", SIDE_WIKI_RETRIES=1)
     def test_a_wiki_that_does_not_answer_is_reported_in_a_sentence(self):
         url = reverse("claim_tag", args=[self.claim.pk])
-        response = self.as_user("editor").post(url, {"confirm": "1"})
+        response = confirmed(self.as_user("editor"), url)
         self.assertEqual(response.status_code, 502)
         self.assertContains(response, "did not answer", status_code=502)
         self.assertNotContains(response, "Traceback", status_code=502)
@@ -125,7 +125,7 @@ class EditPagesTests(TestCase):
         url = reverse("claim_tag", args=[self.claim.pk])
         with override_settings(SIDE_WIKI_API_URL=self.article.wiki.api_url, SIDE_WIKI_USERNAME=""):
             preview = self.as_user("editor").get(url)
-            response = self.as_user("editor").post(url, {"confirm": "1"})
+            response = confirmed(self.as_user("editor"), url)
         self.assertContains(preview, "Saving is off")
         self.assertNotContains(preview, 'name="confirm"')
         self.assertContains(response, "SIDE_WIKI_USERNAME", status_code=409)

@@ -17,7 +17,7 @@ from sideapp.edits.models import AuditEntry
 from sideapp.models import Claim, ClaimCitation, ScanJob, Suggestion, Wiki
 from sideapp.scans.wikiapi import EditConflict, WikiClient
 from sideapp.scans.wikis import client_for
-from tests.edits_support import contradicted, judged_not_supported, suggested
+from tests.edits_support import confirmed, contradicted, judged_not_supported, suggested
 from tests.users import PASSWORD, cast
 from tests.wiki_support import OnSharedWikiWithBot, scan_titles
 
@@ -88,7 +88,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
     def test_an_added_citation_goes_after_the_claims_own_ref(self):
         claim = self.claim("It is made of red stone")
         url = reverse("suggestion_apply", args=[claim.pk, self.suggest(claim).pk])
-        self.assertEqual(self.client.post(url, {"mode": "add", "confirm": "1"}).status_code, 200)
+        self.assertEqual(confirmed(self.client, url, {"mode": "add"}).status_code, 200)
         text = self.wiki_text()
         self.assertIn("|title=Stone}}</ref><ref>{{cite web |url=" + NEW_URL, text)
         self.assertIn("Added a citation that supports the claim", self.last_comment())
@@ -156,7 +156,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         url = reverse("claim_tag", args=[claim.pk])
         preview = self.client.get(url)
         self.assertContains(preview, "{{failed verification|date=")
-        self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
+        self.assertEqual(confirmed(self.client, url).status_code, 200)
         text = self.wiki_text()
         self.assertRegex(text, r"\|title=Stone\}\}</ref>\{\{failed verification\|date=[A-Z][a-z]+ \d{4}\}\}")
         self.assertIn("Tagged a citation that does not support the claim", self.last_comment())
@@ -172,7 +172,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         preview = self.client.get(url)
         self.assertContains(preview, "The text to write in place of “1931” in the claim&#x27;s sentence:")
         self.assertContains(preview, "<blockquote class=\"evidence\">The bridge opened in 1932.</blockquote>", html=False)
-        self.assertEqual(self.client.post(url, {"confirm": "1"}).status_code, 200)
+        self.assertEqual(confirmed(self.client, url).status_code, 200)
         self.assertEqual(self.wiki_text().strip(), PAGE.replace("opened in 1931.", "opened in 1932.").strip())
         self.assertIn("Corrected a figure to what its cited source gives: 1931 → 1932", self.last_comment())
         self.assertEqual(AuditEntry.objects.get().action, "correct")
@@ -180,7 +180,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
     def test_a_bot_password_that_does_not_log_in_is_a_sentence(self):
         claim = self.claim("It is made of red stone")
         with override_settings(SIDE_WIKI_PASSWORD="wrong-password-wrong-password-xx"):
-            response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+            response = confirmed(self.client, reverse("claim_tag", args=[claim.pk]))
         self.assertContains(response, "refused the login", status_code=502)
         self.assertNotIn("failed verification", self.wiki_text())
 
@@ -189,7 +189,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         scan_titles(self.server, self.title)  # protecting wrote a (null) revision: scan it
         claim = self.claim("It is made of red stone")
         before = self.server.current_revid(self.title)
-        response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+        response = confirmed(self.client, reverse("claim_tag", args=[claim.pk]))
         self.assertContains(response, f"The page “{self.title}”", status_code=502)
         self.assertContains(response, "is protected on the wiki and the tool&#x27;s account may not edit it",
                             status_code=502)
@@ -208,7 +208,7 @@ class WikiEditFlowTests(OnSharedWikiWithBot, TestCase):
         self.server.block(name)
         claim = self.claim("It is made of red stone")
         with override_settings(SIDE_WIKI_USERNAME=user, SIDE_WIKI_PASSWORD=password):
-            response = self.client.post(reverse("claim_tag", args=[claim.pk]), {"confirm": "1"})
+            response = confirmed(self.client, reverse("claim_tag", args=[claim.pk]))
         self.assertContains(response, "The tool&#x27;s account is blocked from editing on the wiki", status_code=502)
         self.assertContains(response, "An admin of the wiki can lift the block", status_code=502)
         self.assertNotIn("failed verification", self.wiki_text())

@@ -14,7 +14,7 @@ from django.urls import reverse
 from harness.demo import demo_templates
 from harness.mediawiki import shared_test_wiki
 from sideapp.models import Claim
-from tests.edits_support import judged_not_supported, suggested
+from tests.edits_support import confirmed, judged_not_supported, suggested
 from tests.test_wikitext_style import page
 from tests.users import CastMixin
 from tests.wiki_support import scan_titles
@@ -49,8 +49,8 @@ class StyledEditsOnTheWikiTests(CastMixin, TestCase):
     def save(self, title: str, claim_start: str, url: str, mode: str, site_name: str = "") -> str:
         claim = judged_not_supported(Claim.objects.get(article__title=title, text__startswith=claim_start))
         suggestion = suggested(claim, url, "A page that says so", site_name=site_name)
-        response = self.client_for("editor").post(reverse("suggestion_apply", args=[claim.pk, suggestion.pk]),
-                                                  {"mode": mode, "confirm": "1"})
+        response = confirmed(self.client_for("editor"), reverse("suggestion_apply", args=[claim.pk, suggestion.pk]),
+                             {"mode": mode})
         self.assertEqual(response.status_code, 200, response.content[-2000:])
         return self.server.admin_site.pages[title].text(cache=False)
 

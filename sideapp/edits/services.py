@@ -198,7 +198,7 @@ def source_change(here: ClaimInText, action: str, new: NewSource, *, link=None, 
 
 
 def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None = None,
-               token: str = "", untag: bool | None = None) -> SavedEdit:
+               token: str | None = None, untag: bool | None = None) -> SavedEdit:
     """Save the change on the wiki as the configured (shared bot) account: rebuilt on the
     wiki's current revision, refused when anyone touched its section since the revision the
     editor saw (the signed `token` says which: sideapp.edits.tokens), recorded before and after
@@ -213,7 +213,9 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
         attempt = saving.Attempt(user=user, claim=claim, action=ACTIONS[mode], token=ticket.key)
         try:
             proposal = _proposal_to_save(claim, mode, suggestion, ticket=ticket)
-        except (EditUnavailable, EditConflict) as exc:
+            if token == "":  # a confirm that answers no preview (token None: the server's own save)
+                raise TokenRefused(NO_TOKEN)
+        except (EditUnavailable, EditConflict, TokenRefused) as exc:
             attempt.closed(AuditEntry.Status.REFUSED, str(exc))
             raise
         except WikiError as exc:
@@ -224,10 +226,15 @@ def edit_apply(*, user, claim: Claim, mode: str, suggestion: Suggestion | None =
                                                        titles=[article.title], user=user))
 
 
-def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token: str,
+NO_TOKEN = ("This confirm carries no save token, so it is not known which preview it answers. Nothing was saved. "
+            "Open the change again and confirm it from there.")
+
+
+def _ticket(user, claim: Claim, mode: str, suggestion: Suggestion | None, token: str | None,
             untag: bool | None = None) -> SaveTicket:
     """The confirm's ticket from its signed token (a token that does not fit is refused, and
-    the refusal audited); a confirm without one is built on the checked revision."""
+    the refusal audited); without one, built on the checked revision (edit_apply refuses a
+    confirm that sent none once the change is known to be offered)."""
     if not token:
         revision = claim.article.current_revision
         return ticket_without_token(user=user, claim=claim, mode=mode, suggestion=suggestion,

@@ -9,8 +9,10 @@ from is the token's, never a number the browser sent. A random nonce makes two p
 tokens differ, so the key of a save (`key`, stored in the audit log) and the marker its
 edit summary carries cannot be guessed.
 
-A confirm without a token (an older form, a script) is built on the revision Side editor
-checked: still the server's number, and still one save per user, claim, action and base.
+A confirm without a token (an older form, a script) is refused in words and audited once the
+change is known to be offered (other refusals say their own reason first); a save the server
+asks for itself (`edit_apply(token=None)`) is built on the revision Side editor checked, one
+save per user, claim, action and base.
 """
 from __future__ import annotations
 
