@@ -13,6 +13,8 @@ from sideapp.models import Claim, ScanJob
 from tests.api_support import PAGE, WikiConfigured, forget_api_cache, fresh_title, judge, scanned_page
 from tests.browser_support import BrowserTestCase
 from tests.test_edits_saving import TWICE  # one page that cites one source twice
+from verifier_core.verification import Reason, ReasonKind
+from verifier_core.verification.judgement.reasons import words as reason_words
 
 WIKI_USER, WIKI_PASSWORD = "Side gadget tester", "gadget-tester-password"
 
@@ -229,7 +231,8 @@ class GadgetEditorTests(GadgetTestCase):
         self.assertEqual(latest["text"].count("archive-url"), 1)
 
     def test_a_wiki_user_corrects_a_figure_to_the_sources_as_their_own_edit(self):
-        span = judge(self.span, reason="the source gives the bridge's span as 130 metres, not 120 metres")
+        figure = Reason(ReasonKind.FIGURE, claimed="120 metres", given="130 metres", thing="the bridge's span")
+        span = judge(self.span, reason=reason_words([figure]), reasons=[figure.to_json()])
         self.wiki_log_in()
         self.view()
         self.page.click(f".side-editor-marker[data-side-claim='{span.pk}']")
