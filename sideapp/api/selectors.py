@@ -89,28 +89,25 @@ def finding_claims(article: Article) -> list[Claim]:
     return list(claims)
 
 
-def offers_state(article: Article, *, now: datetime | None = None) -> str:
-    """A short digest of what the page's suggestions may offer now: each one's page answers
-    or not, and was read recently enough to be offered or not (SIDE_SUGGESTION_MAX_AGE_DAYS).
-    An offer expires with time alone, no row written, so the findings' ETag and cache key
-    carry this beside the page's findings version (sideapp.claims.changes)."""
-    now = now or timezone.now()
+def offers_now(article: Article, *, now: datetime | None = None) -> tuple[str, datetime | None]:
+    """What the page's suggestions may offer now, read once: a short digest (each one's page
+    answers or not, and was read recently enough to be offered or not:
+    SIDE_SUGGESTION_MAX_AGE_DAYS), and when the next offer expires with time alone (None:
+    none will). No row is written when an offer expires, so the findings' ETag and cache key
+    carry the digest beside the page's findings version (sideapp.claims.changes), and no kept
+    answer outlives that moment (sideapp.api.fastpath)."""
+    now, max_age = now or timezone.now(), suggestion_max_age()
     rows = (Suggestion.objects.filter(claim__revision_claims__revision=article.current_revision_id).order_by("pk")
             .values_list("pk", "source__status", "source__used_archive", "source__fetched_at",
                          "source__document__fetched_at"))
-    state = [(pk, status, archived, read_too_long_ago(read or read_doc, now=now, max_age=suggestion_max_age()))
-             for pk, status, archived, read, read_doc in rows]
-    return hashlib.sha1(repr(state).encode()).hexdigest()[:12] if state else "0"
-
-
-def offers_turn(article: Article, *, now: datetime | None = None) -> datetime | None:
-    """When the next of the page's offers expires with time alone (its page read
-    SIDE_SUGGESTION_MAX_AGE_DAYS ago), None when none will: what a kept answer may not outlive."""
-    now = now or timezone.now()
-    rows = Suggestion.objects.filter(claim__revision_claims__revision=article.current_revision_id).values_list(
-        "source__fetched_at", "source__document__fetched_at")
-    ends = [(read or read_doc) + suggestion_max_age() for read, read_doc in rows if read or read_doc]
-    return min((end for end in ends if end > now), default=None)
+    state, ends = [], []
+    for pk, status, archived, read, read_doc in rows:
+        read = read or read_doc
+        state.append((pk, status, archived, read_too_long_ago(read, now=now, max_age=max_age)))
+        if read is not None and read + max_age > now:
+            ends.append(read + max_age)
+    digest = hashlib.sha1(repr(state).encode()).hexdigest()[:12] if state else "0"
+    return digest, min(ends, default=None)
 
 
 def failing_citations(article: Article) -> list[ClaimCitation]:

@@ -46,7 +46,8 @@ def findings(request):
     last = selectors.page_latest_scan(article)
     scan = last if last is not None and last.is_open else None
     stale = _stale(article, viewed)
-    version = findings_version(article, last)
+    offers, turn = selectors.offers_now(article)
+    version = findings_version(article, last, offers)
     key = f"side:api:findings:{version}"  # kept while no check of the page runs
     moved = int(article.titled_at.timestamp()) if article.titled_at else 0  # a move renames a kept answer
     etag = None if scan else f'"{version}-t{moved}-{_word(stale)}"'
@@ -67,19 +68,18 @@ def findings(request):
     if etag:
         response["ETag"] = etag
         response.fast_keep = True  # no check running, places known: the fast path may serve it
-        turn = selectors.offers_turn(article)
         response.fast_until = turn.timestamp() if turn else None  # an offer expiring with time alone
     return response
 
 
-def findings_version(article: Article, last: ScanJob | None) -> str:
+def findings_version(article: Article, last: ScanJob | None, offers: str) -> str:
     """What a page's findings are a function of: its scanned revision, its latest check, its
     findings version (bumped by every re-judgement of any of its claims, an editor's
     judgement and a suggestion found or dropped: sideapp.claims.changes), the verdict rules
-    and what its suggestions may offer now. A verdict changed without a scan changes it, so
+    and what its suggestions may offer now (`offers`: selectors.offers_now). A verdict changed without a scan changes it, so
     a revalidation never gets a 304 for it and no kept answer outlives it."""
     return (f"r{article.current_revision_id}-s{last.pk if last else 0}-v{article.findings_version}"
-            f"-o{selectors.offers_state(article)}-{RULES_TAG}")
+            f"-o{offers}-{RULES_TAG}")
 
 
 RULES_TAG = "".join(ch for ch in RULES if ch.isalnum())  # "rules20261204": a rules change is a new answer
