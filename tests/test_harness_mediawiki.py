@@ -39,7 +39,8 @@ from harness.mediawiki import (
 from harness.mw_support import free_port, port_is_free
 
 DEMO_TITLES = {"Kellhaven Lighthouse", "River Arle", "Kellhaven Rowing Club",
-               "Arle Valley Railway", "Margaret Ellery", "Kellhaven Harbour"}
+               "Arle Valley Railway", "Margaret Ellery", "Kellhaven Harbour",
+               "Kellhaven Fish Market", "South Quay, Kellhaven"}
 
 
 def unique(label: str) -> str:

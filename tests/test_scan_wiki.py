@@ -112,8 +112,8 @@ class ScanInputTests(TestCase):
         job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="Demo articles", enqueue=False)
         items = scan_expand(job=job)
         self.assertEqual(sorted(i.title for i in items), sorted([
-            "Arle Valley Railway", "Kellhaven Harbour", LIGHTHOUSE, "Kellhaven Rowing Club", "Margaret Ellery",
-            "River Arle"]))
+            "Arle Valley Railway", "Kellhaven Fish Market", "Kellhaven Harbour", LIGHTHOUSE,
+            "Kellhaven Rowing Club", "Margaret Ellery", "River Arle", "South Quay, Kellhaven"]))
 
     def test_a_category_that_does_not_exist_fails_the_scan_saying_so(self):
         job = scan_request(wiki=self.wiki(), kind=ScanJob.Kind.CATEGORY, category="No such category here",
