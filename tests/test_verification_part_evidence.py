@@ -54,6 +54,16 @@ class PartSentencesTests(SimpleTestCase):
         self.assertEqual(holding("The album Emotive was announced on November 2", page),
                          ["The album Emotive was announced in a barn near the coast."])
 
+    def test_the_line_tying_the_subject_to_the_fact_beats_one_naming_the_subject_alone(self):
+        page = ("Upton spoke to reporters in Kalamazoo on Monday.\n"
+                "The bill would ban private sales of firearms at gun shows.\n"
+                "A ban on private sales has been debated for years.\n"
+                "The bill has friends in both parties.\n"
+                "Upton is an original sponsor of the bill.\n")
+        self.assertEqual(holding("Upton backed a bill banning private sales", page),
+                         ["The bill would ban private sales of firearms at gun shows.",
+                          "Upton is an original sponsor of the bill."])
+
     def test_a_part_the_page_does_not_hold_gets_no_sentence(self):
         self.assertEqual(holding("The lighthouse keeper painted watercolours"), [])
 
