@@ -17,6 +17,9 @@ Per set and side (issue 42's table):
   "not supported".
 - **good citations flagged**: supported or partially supported ones flagged.
 - **supported claims not called supported**.
+- **not or partly supported called supported**: the citations a person judged partially or not
+  supported that the code calls supported, the price of calling more claims supported (a verdict
+  change that lowers the line above by raising this one shows it here).
 - **"no passage mentions" terms the page holds**: each term a reason names, looked up in the
   page by this benchmark's own search (`held`, independent of the code under test): the term
   as written, case and diacritics aside; a date in any common format; a month alone in any
@@ -55,6 +58,7 @@ from verifier_core.verification.model.data import load_wice  # noqa: E402
 LAYOUT_BASE = "4c7a06e"  # the commit this branch (issue 42) started from
 SV_LABELS = {"Supported": "supported", "Partially supported": "partially_supported", "Not supported": "not_supported"}
 GOOD = ("supported", "partially_supported")
+BAD = ("partially_supported", "not_supported")  # what calling "supported" overstates
 FIGURE = "the source gives "  # the form of a figure reason (DESIGN.md's verify_jsonl contract)
 
 # Run in either tree: each claim through its Verifier as the app calls it (score_claim with the
@@ -273,6 +277,7 @@ def figures(rows: list[dict], out: list, name: str, show: bool) -> dict:
         f["good_flagged"] += flag and label in GOOD
         f["figure_flagged"] += flag and label in GOOD and any(r.startswith(FIGURE) for r in reason.split("; "))
         f["supported_not"] += label == "supported" and verdict != "supported"
+        f["bad_supported"] += label in BAD and verdict == "supported"
         if show and flag and label in GOOD:
             print(f"  [{name}] good citation flagged ({label}): {reason[:160]} | {row['claim'][:100]}")
         for term in named_terms(reason):
@@ -303,6 +308,8 @@ def table(title: str, rows: list[dict], sides: dict[str, list], show: bool) -> N
         ("good citations flagged", lambda f: pct(f["good_flagged"], f["supported"] + f["partially_supported"]),
          "≤ 5%"),
         ("supported claims not called supported", lambda f: pct(f["supported_not"], f["supported"]), "≤ 40%"),
+        ("not or partly supported called supported",
+         lambda f: pct(f["bad_supported"], f["partially_supported"] + f["not_supported"]), "no rise"),
         ("\"no passage mentions\" terms the page holds", lambda f: pct(f["terms_held"], f["terms"]), "0"),
         ("good citations flagged by a figure reason",
          lambda f: f"{f['figure_flagged']} of {f['supported'] + f['partially_supported']}", "0"),

@@ -37,6 +37,33 @@ class PartSentencesTests(SimpleTestCase):
                          ["Published 11 June 2016",
                           "The club has 220 members today, and its junior squad counts 60 rowers."])
 
+    def test_a_date_whose_day_and_month_and_year_sit_in_two_lines_gets_both(self):
+        page = ("Published 19 October 2004\nThe band recorded its third album in a barn near the coast.\n"
+                "The album Emotive hits stores on Election Day, November 2.\nTickets for the tour sold out.\n")
+        self.assertEqual(holding("The album Emotive was released on November 2, 2004", page),
+                         ["Published 19 October 2004", "The album Emotive hits stores on Election Day, November 2."])
+
+    def test_a_line_giving_the_whole_date_needs_no_dateline(self):
+        page = ("Published 19 October 2004\nThe album Emotive was released on November 2, 2004.\n"
+                "Tickets for the tour sold out.\n")
+        self.assertEqual(holding("The album Emotive was released on November 2, 2004", page),
+                         ["The album Emotive was released on November 2, 2004."])
+
+    def test_another_day_of_the_same_month_gives_no_part_of_the_date(self):
+        page = "The album Emotive was announced in a barn near the coast.\nThe band played Leeds on November 9.\n"
+        self.assertEqual(holding("The album Emotive was announced on November 2", page),
+                         ["The album Emotive was announced in a barn near the coast."])
+
+    def test_the_line_tying_the_subject_to_the_fact_beats_one_naming_the_subject_alone(self):
+        page = ("Upton spoke to reporters in Kalamazoo on Monday.\n"
+                "The bill would ban private sales of firearms at gun shows.\n"
+                "A ban on private sales has been debated for years.\n"
+                "The bill has friends in both parties.\n"
+                "Upton is an original sponsor of the bill.\n")
+        self.assertEqual(holding("Upton backed a bill banning private sales", page),
+                         ["The bill would ban private sales of firearms at gun shows.",
+                          "Upton is an original sponsor of the bill."])
+
     def test_a_part_the_page_does_not_hold_gets_no_sentence(self):
         self.assertEqual(holding("The lighthouse keeper painted watercolours"), [])
 
