@@ -87,3 +87,37 @@ class RerankManyTests(SimpleTestCase):
         again = verifier.rerank_many([(OPENING, [SOURCE_TOWER, SOURCE_OPENING_ONLY]), SEARCHES[0]])
         self.assertEqual(verifier.model.rows, rows)  # every pair from the cache: no model run
         self.assertEqual([(n, v.score) for n, v in again[1]], [(n, v.score) for n, v in first[0]])
+
+
+class QuantSettingTests(SimpleTestCase):
+    """SIDE_VERIFIER_QUANT: the app's verifier in fp32 (as trained) or int8 (opt-in)."""
+
+    def verifier_with(self, quant: str) -> Verifier:
+        from django.test import override_settings
+
+        from sideapp.claims.verification import verifier
+
+        with override_settings(SIDE_VERIFIER_DIR=str(shared_checkpoint()), SIDE_VERIFIER_QUANT=quant):
+            return verifier()
+
+    def test_int8_loads_a_quantised_cross_encoder_whose_scores_never_share_fp32_cache_entries(self):
+        int8, fp32 = self.verifier_with("int8"), self.verifier_with("fp32")
+        self.assertIsNot(int8, fp32)
+        self.assertEqual(int8.model_version, fp32.model_version + ":int8")
+        self.assertTrue(any("quantized" in type(m).__module__ for m in int8.model.modules()))
+        self.assertFalse(any("quantized" in type(m).__module__ for m in fp32.model.modules()))
+
+    def test_int8_still_tells_a_supporting_page_from_an_unrelated_one(self):
+        int8 = self.verifier_with("int8")
+        self.assertEqual(int8.score_source(TOWER, SOURCE_TOWER).verdict, "supported")
+        self.assertEqual(int8.score_source(TOWER, SOURCE_UNRELATED).verdict, "not_supported")
+
+    def test_an_unknown_arithmetic_stops_the_app_at_start_up(self):
+        import os
+        import subprocess
+        import sys
+
+        done = subprocess.run([sys.executable, "manage.py", "check"], capture_output=True, text=True,
+                              env=dict(os.environ, SIDE_VERIFIER_QUANT="int4"))
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("SIDE_VERIFIER_QUANT='int4'", done.stderr)

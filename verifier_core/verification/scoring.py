@@ -57,12 +57,14 @@ def default_model_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parents[2] / "models" / "verifier"
 
 
-def get_verifier(model_dir: Path | None = None) -> "Verifier":
-    """The process's one Verifier for `model_dir` (loaded on first use)."""
-    key = str(Path(model_dir or default_model_dir()).resolve())
+def get_verifier(model_dir: Path | None = None, *, quantize: bool | None = None) -> "Verifier":
+    """The process's one Verifier for `model_dir` (loaded on first use); `quantize` as
+    `Verifier.load` takes it (None: as the checkpoint's config says)."""
+    folder = str(Path(model_dir or default_model_dir()).resolve())
+    key = f"{folder}|{quantize}"
     with _lock:
         if key not in _shared:
-            _shared[key] = Verifier.load(Path(key))
+            _shared[key] = Verifier.load(Path(folder), quantize=quantize)
         return _shared[key]
 
 
