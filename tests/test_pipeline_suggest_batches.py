@@ -61,6 +61,16 @@ class SuggestDispatchTests(EmptyQueue, TestCase):
         self.assertTrue(all((func, c.pk) in alive for c in claims))
         self.assertEqual(len(django_rq.get_queue(Queue.VERIFY).get_jobs()), 1)
 
+    def test_a_job_takes_the_article_s_claims_whose_own_jobs_still_wait_and_no_others(self):
+        kellhaven = article_with_claims("Kellhaven", [f"Claim number {n} of the article." for n in range(stages.SUGGEST_BATCH + 1)])
+        arle = article_with_claims("River Arle", ["One claim."])
+        for claim in kellhaven + arle:  # verdicts come one by one: so do their searches' jobs
+            with self.captureOnCommitCallbacks(execute=True):
+                stages.suggestions_dispatch(claim_ids=[claim.pk])
+        taken = stages._suggest_claims(kellhaven[0].pk)
+        self.assertEqual([c.pk for c in taken], [c.pk for c in kellhaven[:stages.SUGGEST_BATCH]])
+        self.assertEqual(queued_jobs(), [f"suggest_job({kellhaven[-1].pk},)", f"suggest_job({arle[0].pk},)"])
+
     def test_a_job_whose_claims_were_searched_already_does_nothing(self):
         claims = article_with_claims("Kellhaven", ["One claim.", "Another claim."], state=Claim.State.DONE)
         self.assertIsNone(stages._suggest_claims(*[c.pk for c in claims]))

@@ -52,7 +52,7 @@ from sideapp.corpus.selectors import corpus_waiting
 from sideapp.corpus.services import corpus_sync
 from sideapp.patrol import services as patrol
 from sideapp.pipeline import progress
-from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute
+from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute, take_job, waiting_jobs
 from sideapp.pipeline.names import Queue, StageName
 from sideapp.scans import services as scans
 from sideapp.scans.models import Revision, ScanItem, ScanJob
@@ -156,10 +156,30 @@ def _claim(pk: int) -> Claim | None:
 
 def _suggest_claims(*pks: int) -> list[Claim] | None:
     """The claims of a suggest job that still wait for it (a job put back by recovery may
-    find its claim done already); None when none does."""
+    find its claim done already), with the article's claims whose own jobs still wait on
+    the queue, up to SUGGEST_BATCH (verdicts come one by one, so do their searches' jobs);
+    None when none waits."""
     claims = list(Claim.objects.filter(pk__in=pks, suggest_state=Claim.State.QUEUED).select_related("article")
                   .order_by("pk"))
+    if claims and len(claims) < SUGGEST_BATCH:
+        claims += _waiting_siblings(claims[0].article_id, SUGGEST_BATCH - len(claims), {c.pk for c in claims})
     return claims or None
+
+
+def _waiting_siblings(article_id: int, room: int, have: set[int]) -> list[Claim]:
+    """Up to `room` more claims of the article (besides `have`) whose suggest jobs wait on
+    the queue, their jobs taken off it (handed on afresh: recovery counts from then on)."""
+    waiting = waiting_jobs(SUGGEST)
+    mine = set(Claim.objects.filter(pk__in={pk for _, args in waiting for pk in args}, article_id=article_id,
+                                    suggest_state=Claim.State.QUEUED).values_list("pk", flat=True))
+    taken: list[int] = []
+    for job_id, args in waiting:
+        more = [pk for pk in args if pk not in have and pk not in taken]
+        if set(args) <= mine | have and len(taken) + len(more) <= room and take_job(SUGGEST, job_id):
+            taken += more
+    Claim.objects.filter(pk__in=taken).update(queued_at=timezone.now())
+    return list(Claim.objects.filter(pk__in=taken, suggest_state=Claim.State.QUEUED).select_related("article")
+                .order_by("pk"))
 
 
 def _suggest(claims: list[Claim]) -> str:
