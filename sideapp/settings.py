@@ -256,6 +256,13 @@ MEDIA_ROOT = _path("SIDE_MEDIA_DIR", SIDE_DATA_DIR / "media")  # uploaded corpus
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 SIDE_VERIFIER_DIR = _path("SIDE_VERIFIER_DIR", BASE_DIR / "models" / "verifier")
+# The verifier's arithmetic: fp32 (its scores as trained and measured) or int8 (dynamic
+# quantisation of its Linear layers at load: faster on CPUs, scores a little different;
+# bench/bench_rerank.py --quant prints its agreement with fp32); unset: as the checkpoint's
+# config says (the shipped one: fp32). Scores of the two never share a cache entry.
+SIDE_VERIFIER_QUANT = env_str("SIDE_VERIFIER_QUANT", "").strip().lower()
+if SIDE_VERIFIER_QUANT not in ("", "fp32", "int8"):
+    raise ImproperlyConfigured(f"SIDE_VERIFIER_QUANT={SIDE_VERIFIER_QUANT!r}: use fp32 or int8")
 # Passage encoder of the corpus index (verifier_core.retrieval.encoders: minilm, minilm-int8,
 # static); an index written by another encoder is rebuilt, never mixed. bench_encoding.py
 # measures them.

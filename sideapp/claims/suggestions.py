@@ -124,25 +124,46 @@ def is_better(candidate: SourceVerdict, current: float | None, *, current_verdic
 def suggestions_rank(claim: Claim) -> list[tuple[Source, SourceDocument, SourceVerdict]]:
     """The claim's best KEEP candidates that an editor could use, best first, as
     (page, its text, the verifier's judgement)."""
-    candidates = _candidates(claim)
-    ranked = verifier().rerank(claim_input(claim), [doc.text for _, doc in candidates])
-    return _answering(ranked, candidates)
+    return suggestions_rank_many([claim])[0]
+
+
+def suggestions_rank_many(claims: list[Claim]) -> list[list[tuple[Source, SourceDocument, SourceVerdict]]]:
+    """`suggestions_rank` of each claim, their candidates reranked in one cross-encoder run
+    (shared batches, each distinct claim-passage pair read once): what each claim gets is
+    what it gets alone, to float rounding."""
+    candidates = [_candidates(claim) for claim in claims]
+    ranked = verifier().rerank_many([(claim_input(claim), [doc.text for _, doc in found])
+                                     for claim, found in zip(claims, candidates)])
+    return [_answering(one, found) for one, found in zip(ranked, candidates)]
 
 
 def claim_suggest(*, claim: Claim) -> Claim:
     """Store the top suggestions for `claim` (replacing earlier ones) in one transaction.
     A claim that is not checkable on its own gets none: no source can support it."""
-    if not claim.checkable:
-        return _stored(claim, [], "no suggestions: the claim is not checkable on its own")
-    corpus_sync()
-    anchors_sync()
+    return claims_suggest(claims=[claim])[0]
+
+
+def claims_suggest(*, claims: list[Claim]) -> list[Claim]:
+    """`claim_suggest` of several claims (one article's, as the suggest stage hands them
+    over), the corpus brought up to date once and the reranks in one run; each claim's
+    suggestions are stored in its own transaction."""
+    checkable = [claim for claim in claims if claim.checkable]
+    if checkable:
+        corpus_sync()
+        anchors_sync()
+    ranks = dict(zip((claim.pk for claim in checkable), suggestions_rank_many(checkable)))
+    return [_suggestions_stored(claim, ranks[claim.pk]) if claim.checkable
+            else _stored(claim, [], "no suggestions: the claim is not checkable on its own") for claim in claims]
+
+
+def _suggestions_stored(claim: Claim, ranked: list[tuple[Source, SourceDocument, SourceVerdict]]) -> Claim:
     has_citation = not claim.needs_citation and claim.claim_citations.exists()
     rows = [
         Suggestion(claim=claim, rank=rank, url=source.url, title=doc.title or source.title,
                    source=source, score=one.score, verdict=one.verdict,
                    evidence=evidence_json(one.evidence), beats_current=is_better(
                        one, claim.score, current_verdict=claim.verdict, has_citation=has_citation))
-        for rank, (source, doc, one) in enumerate(suggestions_rank(claim), start=1)
+        for rank, (source, doc, one) in enumerate(ranked, start=1)
     ]
     better = sum(r.beats_current for r in rows)
     reason = (f"{better} of {len(rows)} suggestions score above the current citation" if rows

@@ -20,7 +20,8 @@ from verifier_core.verification.judgement.verdicts import HIGH
 
 
 def verifier():
-    return get_verifier(settings.SIDE_VERIFIER_DIR)
+    quantize = {"fp32": False, "int8": True}.get(settings.SIDE_VERIFIER_QUANT)  # unset: the checkpoint's own
+    return get_verifier(settings.SIDE_VERIFIER_DIR, quantize=quantize)
 
 
 NOT_CHECKABLE = ("not checkable on its own: its words make no statement a source could support "

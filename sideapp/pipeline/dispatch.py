@@ -126,3 +126,35 @@ def enqueue_many(stage: Stage, pks: Iterable[int]) -> int:
     for pk in pks:
         enqueue(stage, pk)
     return len(pks)
+
+
+def waiting_jobs(stage: Stage, look: int = 200) -> list[tuple[str, tuple]]:
+    """(job id, args) of the first `look` jobs of `stage` still waiting on its queue, next
+    first; none inside `run_inline()` (no queue there)."""
+    if is_inline():
+        return []
+    import django_rq
+    from rq.job import Job
+
+    queue = django_rq.get_queue(stage.queue)
+    func = f"{stage.job.__module__}.{stage.job.__qualname__}"
+    jobs = Job.fetch_many(queue.get_job_ids(0, look), connection=queue.connection)
+    return [(job.id, tuple(job.args)) for job in jobs if job is not None and job.func_name == func]
+
+
+def take_job(stage: Stage, job_id: str) -> bool:
+    """Take a waiting job of `stage` off its queue, to do its work in the running job: true
+    only for the one taker (Redis removes a list entry atomically), never for a job that a
+    worker started meanwhile. Its rows stay unfinished until the taker ends them; a taker
+    that dies leaves them to recovery, as any lost job does."""
+    import django_rq
+
+    queue = django_rq.get_queue(stage.queue)
+    if not queue.remove(job_id):
+        return False
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    with contextlib.suppress(NoSuchJobError):  # only its record left to drop
+        Job.fetch(job_id, connection=queue.connection).delete(remove_from_queue=False)
+    return True

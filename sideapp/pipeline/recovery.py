@@ -60,8 +60,12 @@ def _worker_alive(name: str, connection) -> bool:
 
 
 def _keys(job_ids: list[str], connection) -> set[Key]:
-    return {(job.func_name, job.args[0] if job.args else None)
-            for job in Job.fetch_many(job_ids, connection=connection) if job is not None}
+    return {key for job in Job.fetch_many(job_ids, connection=connection) if job is not None for key in _job_keys(job)}
+
+
+def _job_keys(job) -> set[Key]:
+    """One key per row the job works on (a suggest job takes several claims of an article)."""
+    return {(job.func_name, arg) for arg in job.args} if job.args else {(job.func_name, None)}
 
 
 def _started(queue, connection, traces: Traces) -> None:
@@ -74,14 +78,14 @@ def _started(queue, connection, traces: Traces) -> None:
         job = Job.fetch(job_id, connection=connection) if Job.exists(job_id, connection) else None
         if job is None:
             continue
-        key = (job.func_name, job.args[0] if job.args else None)
+        keys = _job_keys(job)
         workers = {e.worker_name for e in job.get_executions()} | {job.worker_name}
         workers -= {None, ""}
         if not workers or any(_worker_alive(name, connection) for name in workers):
-            traces.alive.add(key)
+            traces.alive |= keys
         else:
             registry.remove_executions(job)  # abandoned: its worker is gone
-            traces.dead.add(key)
+            traces.dead |= keys
 
 
 def rq_traces() -> Traces:

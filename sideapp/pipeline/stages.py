@@ -14,7 +14,9 @@ entry plus its service.
     archive  fetch    ArchivedCopy  archives.copy_fetch             verify (a verdict asked for the copy)
     verify   verify   Claim         claims.claim_verify             suggest (when the scan's sources are in)
                                                                    (queued at the front: verdicts first)
-    suggest  verify   Claim         claims.claim_suggest            the scan job's end
+    suggest  verify   Claim(s)      claims.claims_suggest           the scan job's end (up to
+                                                                   SUGGEST_BATCH claims of one
+                                                                   article a job)
     corpus   verify   -             corpus.corpus_sync              corpus, while documents wait (passages
                                                                    into PostgreSQL, CORPUS_STEP documents
                                                                    a job, then this worker's replica
@@ -35,7 +37,7 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from rq import get_current_job
@@ -50,7 +52,7 @@ from sideapp.corpus.selectors import corpus_waiting
 from sideapp.corpus.services import corpus_sync
 from sideapp.patrol import services as patrol
 from sideapp.pipeline import progress
-from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute
+from sideapp.pipeline.dispatch import Stage, enqueue, enqueue_many, execute, take_job, waiting_jobs
 from sideapp.pipeline.names import Queue, StageName
 from sideapp.scans import services as scans
 from sideapp.scans.models import Revision, ScanItem, ScanJob
@@ -61,6 +63,9 @@ from sideapp.sources.models import ArchivedCopy, Source
 
 log = logging.getLogger(__name__)
 CORPUS_STEP = 8  # documents a corpus job encodes (about a second on 2 cores) before it hands on
+# Claims of one article a suggest job searches together: their reranks fill the cross-encoder's
+# batches (bench/bench_rerank.py); small enough that the first suggestions still come early.
+SUGGEST_BATCH = 8
 
 
 # --- job functions: what RQ runs ---------------------------------------------------
@@ -89,8 +94,8 @@ def verify_job(claim_pk: int) -> str:
     return execute(VERIFY, claim_pk)
 
 
-def suggest_job(claim_pk: int) -> str:
-    return execute(SUGGEST, claim_pk)
+def suggest_job(claim_pk: int, *more_pks: int) -> str:
+    return execute(SUGGEST, claim_pk, *more_pks)
 
 
 def corpus_job() -> str:
@@ -149,12 +154,72 @@ def _claim(pk: int) -> Claim | None:
     return Claim.objects.filter(pk=pk).select_related("article").first()
 
 
+def _suggest_claims(*pks: int) -> list[Claim] | None:
+    """The claims of a suggest job that still wait for it (a job put back by recovery may
+    find its claim done already), with the article's claims whose own jobs still wait on
+    the queue, up to SUGGEST_BATCH (verdicts come one by one, so do their searches' jobs);
+    None when none waits."""
+    claims = list(Claim.objects.filter(pk__in=pks, suggest_state=Claim.State.QUEUED).select_related("article")
+                  .order_by("pk"))
+    if claims and len(claims) < SUGGEST_BATCH:
+        claims += _waiting_siblings(claims[0].article_id, SUGGEST_BATCH - len(claims), {c.pk for c in claims})
+    return claims or None
+
+
+def _waiting_siblings(article_id: int, room: int, have: set[int]) -> list[Claim]:
+    """Up to `room` more claims of the article (besides `have`) whose suggest jobs wait on
+    the queue, their jobs taken off it (handed on afresh: recovery counts from then on)."""
+    waiting = waiting_jobs(SUGGEST)
+    mine = set(Claim.objects.filter(pk__in={pk for _, args in waiting for pk in args}, article_id=article_id,
+                                    suggest_state=Claim.State.QUEUED).values_list("pk", flat=True))
+    taken: list[int] = []
+    for job_id, args in waiting:
+        more = [pk for pk in args if pk not in have and pk not in taken]
+        if set(args) <= mine | have and len(taken) + len(more) <= room and take_job(SUGGEST, job_id):
+            taken += more
+    Claim.objects.filter(pk__in=taken).update(queued_at=timezone.now())
+    return list(Claim.objects.filter(pk__in=taken, suggest_state=Claim.State.QUEUED).select_related("article")
+                .order_by("pk"))
+
+
+def _suggest(claims: list[Claim]) -> str:
+    """One article's claims searched together (their reranks share the cross-encoder's
+    batches); should that fail, each claim on its own, so one bad claim fails alone."""
+    try:
+        done = suggestions.claims_suggest(claims=claims)
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: recovery puts the claims back
+    except Exception:  # noqa: BLE001 - retried claim by claim below, each failure kept on its claim
+        if len(claims) == 1:
+            raise
+        log.exception("suggestion search of claims %s together failed; each on its own", [c.pk for c in claims])
+        done = []
+        for claim in claims:
+            try:
+                done.append(suggestions.claim_suggest(claim=claim))
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the claim's state says why
+                _suggest_failed(claim, exc)
+    return "; ".join(claim.suggest_reason for claim in done)
+
+
 def _verify_failed(claim: Claim, exc: Exception) -> None:
     _claim_failed(claim, exc, "verify", verify_state=Claim.State.FAILED)
 
 
 def _suggest_failed(claim: Claim, exc: Exception) -> None:
     _claim_failed(claim, exc, "suggest", suggest_state=Claim.State.FAILED)
+
+
+def _suggestions_failed(claims: list[Claim], exc: Exception) -> None:
+    for claim in claims:
+        _suggest_failed(claim, exc)
+
+
+def _after_suggest(claims: list[Claim]) -> None:
+    for claim in claims:
+        after_claim(claim)
 
 
 def _claim_failed(claim: Claim, exc: Exception, what: str, **state) -> None:
@@ -316,13 +381,22 @@ def claims_dispatch(*, claim_ids: Iterable[int]) -> int:
 
 
 def suggestions_dispatch(*, claim_ids: Iterable[int]) -> int:
-    """Queue the suggestion search of flagged claims that wait for it."""
+    """Queue the suggestion search of flagged claims that wait for it: one job for up to
+    SUGGEST_BATCH claims of one article (their reranks share the cross-encoder's batches;
+    each claim is in one job only)."""
     with transaction.atomic():
-        ids = list(Claim.objects.select_for_update(skip_locked=True)
-                   .filter(pk__in=list(claim_ids), suggest_state=Claim.State.PENDING)
-                   .values_list("pk", flat=True))
-        Claim.objects.filter(pk__in=ids).update(suggest_state=Claim.State.QUEUED, queued_at=timezone.now())
-        return enqueue_many(SUGGEST, ids)
+        rows = list(Claim.objects.select_for_update(skip_locked=True)
+                    .filter(pk__in=list(claim_ids), suggest_state=Claim.State.PENDING)
+                    .order_by("article_id", "pk").values_list("pk", "article_id"))
+        Claim.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+            suggest_state=Claim.State.QUEUED, queued_at=timezone.now())
+        by_article: dict[int, list[int]] = {}
+        for pk, article in rows:
+            by_article.setdefault(article, []).append(pk)
+        for pks in by_article.values():
+            for at in range(0, len(pks), SUGGEST_BATCH):
+                enqueue(SUGGEST, *pks[at:at + SUGGEST_BATCH])
+        return len(rows)
 
 
 def scan_job_refresh(*, job: ScanJob) -> ScanJob:
@@ -377,9 +451,8 @@ VERIFY = Stage(
     on_error=_verify_failed, since="queued_at", progress=progress.verify_counts, front=True,
     unfinished=lambda: Claim.objects.filter(verify_state=Claim.State.QUEUED))
 SUGGEST = Stage(
-    StageName.SUGGEST, Queue.VERIFY, suggest_job, load=_claim,
-    run=lambda claim: suggestions.claim_suggest(claim=claim).suggest_reason, then=after_claim,
-    on_error=_suggest_failed, since="queued_at", progress=progress.suggest_counts,
+    StageName.SUGGEST, Queue.VERIFY, suggest_job, load=_suggest_claims, run=_suggest, then=_after_suggest,
+    on_error=_suggestions_failed, since="queued_at", progress=progress.suggest_counts,
     unfinished=lambda: Claim.objects.filter(suggest_state=Claim.State.QUEUED))
 # On a model worker, which holds a replica open; no row: it turns every stored document
 # not in the corpus yet into passages and embeddings in PostgreSQL (the corpus's source of

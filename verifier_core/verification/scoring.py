@@ -18,7 +18,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from verifier_core.verification.evidence.engine import PreparedSource, cross_encode, prepare_source
+from verifier_core.verification.evidence.engine import PreparedSource, cross_encode_many, prepare_source
 from verifier_core.verification.evidence.guard import as_text, claim_problem, source_problem
 from verifier_core.verification.evidence.parts import UNTRAINED, WordModel
 from verifier_core.verification.evidence.quote import select_evidence
@@ -57,12 +57,14 @@ def default_model_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parents[2] / "models" / "verifier"
 
 
-def get_verifier(model_dir: Path | None = None) -> "Verifier":
-    """The process's one Verifier for `model_dir` (loaded on first use)."""
-    key = str(Path(model_dir or default_model_dir()).resolve())
+def get_verifier(model_dir: Path | None = None, *, quantize: bool | None = None) -> "Verifier":
+    """The process's one Verifier for `model_dir` (loaded on first use); `quantize` as
+    `Verifier.load` takes it (None: as the checkpoint's config says)."""
+    folder = str(Path(model_dir or default_model_dir()).resolve())
+    key = f"{folder}|{quantize}"
     with _lock:
         if key not in _shared:
-            _shared[key] = Verifier.load(Path(key))
+            _shared[key] = Verifier.load(Path(folder), quantize=quantize)
         return _shared[key]
 
 
@@ -165,29 +167,35 @@ class Verifier:
     def rerank(self, claim: ClaimInput, candidates: list[str]) -> list[tuple[int, SourceVerdict]]:
         """Candidates (retrieved passages or pages) best first, with scores on the same
         scale as score_source, so a suggestion can be compared with the current citation."""
-        scored = list(enumerate(self.score_sources(claim, candidates)))
-        return sorted(scored, key=lambda pair: (-pair[1].score, pair[0]))
+        return self.rerank_many([(claim, candidates)])[0]
+
+    def rerank_many(self, searches: list[tuple[ClaimInput, list[str]]]) -> list[list[tuple[int, SourceVerdict]]]:
+        """`rerank` of several claims' candidates at once (a suggestion stage's claims): the
+        cross-encoder reads all their passages in shared batches; each claim's ranking is the
+        one `rerank` gives it alone (scores to float rounding)."""
+        return [sorted(enumerate(scored), key=lambda pair: (-pair[1].score, pair[0]))
+                for scored in self.score_sources_many(searches)]
 
     def score_sources(self, claim: ClaimInput, sources: list[str]) -> list[SourceVerdict]:
         """`score_source` of each text on its own (no URL), in one go: the cross-encoder
         reads the selected passages of all of them together, each distinct passage once,
         instead of a small batch per text; no claim-level judgement (nobody reads it)."""
-        problem = claim_problem(claim.text if claim else None)
-        if problem:
-            return [self._unavailable(problem) for _ in sources]
-        texts = [as_text(s) for s in sources]
-        if self.model is None:  # the fallback scores per text already
-            prepared = [self._guarded(self._prepare, claim, t) for t in texts]
-        else:
-            prepared = [self._guarded(self._select, claim, t) for t in texts]
-            ready = [p for p in prepared if isinstance(p, PreparedSource)]
+        return self.score_sources_many([(claim, sources)])[0]
+
+    def score_sources_many(self, searches: list[tuple[ClaimInput, list[str]]]) -> list[list[SourceVerdict]]:
+        """`score_sources` of several (claim, texts) at once, in one cross-encoder run."""
+        texts = [[as_text(s) for s in sources] for _, sources in searches]
+        prepared = [self._selected(claim, ts) for (claim, _), ts in zip(searches, texts)]
+        if self.model is not None:
+            ready = [(claim, [p for p in ps if isinstance(p, PreparedSource)]) for (claim, _), ps in zip(searches, prepared)]
             try:
-                self._cross_encode(claim, *ready)
+                self._cross_encode_many(ready)
             except Exception:  # noqa: BLE001 - one bad text must not take the others down
                 log.exception("batched cross-encoding failed; scoring each text on its own")
-                prepared = [self._guarded(self._prepare, claim, t) for t in texts]
-        return [p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p)
-                for p, t in zip(prepared, texts)]
+                prepared = [[p if isinstance(p, SourceVerdict) else self._guarded(self._prepare, claim, t)
+                             for p, t in zip(ps, ts)] for (claim, _), ps, ts in zip(searches, prepared, texts)]
+        return [[p if isinstance(p, SourceVerdict) else self._guarded(self._source_verdict, claim, t, p)
+                 for p, t in zip(ps, ts)] for (claim, _), ps, ts in zip(searches, prepared, texts)]
 
     # --- internals ---------------------------------------------------------------
 
@@ -221,31 +229,55 @@ class Verifier:
             return self._unavailable("no passages in the source text")
         return prepared
 
+    def _selected(self, claim: ClaimInput, texts: list[str | None]) -> list[PreparedSource | SourceVerdict]:
+        """Each text's passages to read (the fallback reads them at once: it scores per text)."""
+        problem = claim_problem(claim.text if claim else None)
+        if problem:
+            return [self._unavailable(problem) for _ in texts]
+        step = self._prepare if self.model is None else self._select
+        return [self._guarded(step, claim, t) for t in texts]
+
     def _cross_encode(self, claim: ClaimInput, *prepared: PreparedSource) -> None:
+        self._cross_encode_many([(claim, list(prepared))])
+
+    def _cross_encode_many(self, work: list[tuple[ClaimInput, list[PreparedSource]]]) -> None:
         """Fill pair probabilities and word support of each prepared source, from the cache
-        where possible; the rest in one cross-encoder run, each distinct passage once."""
-        texts = [[p.passages[i].text for i in p.selected] for p in prepared]
-        values = iter(self._encoded(claim.text, claim.title, [t for ts in texts for t in ts]))
-        words = content_words(claim.text)
-        for one, ts in zip(prepared, texts):
-            mine = [next(values) for _ in ts]
-            one.analysis.pair_probs = [v["pair"] for v in mine]
-            one.analysis.word_support = [
-                word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words) for v in mine
-            ]
+        where possible; the rest in one cross-encoder run, each distinct pair once."""
+        texts = [[[p.passages[i].text for i in p.selected] for p in prepared] for _, prepared in work]
+        read = self._encoded_many([(claim.text, claim.title, [t for ts in per for t in ts])
+                                   for (claim, _), per in zip(work, texts)])
+        for (claim, prepared), per, values in zip(work, texts, read):
+            values, words = iter(values), content_words(claim.text)
+            for one, ts in zip(prepared, per):
+                mine = [next(values) for _ in ts]
+                one.analysis.pair_probs = [v["pair"] for v in mine]
+                one.analysis.word_support = [
+                    word_support_from_pieces(v["pieces"], [tuple(o) for o in v["offsets"]][: len(v["pieces"])], words)
+                    for v in mine
+                ]
 
     def _encoded(self, claim: str, title: str, texts: list[str]) -> list[dict]:
-        """The cross-encoder's reading of each text against the claim ("pair", "pieces",
-        "offsets"), from the cache where possible, the rest in one run."""
-        keys = [cache_key(self.model_version, claim, title, t) for t in texts]
-        values = {k: self.cache.get(k) for k in keys}
-        todo = {k: t for k, t in zip(keys, texts) if values[k] is None}
+        return self._encoded_many([(claim, title, texts)])[0]
+
+    def _encoded_many(self, queries: list[tuple[str, str, list[str]]]) -> list[list[dict]]:
+        """The cross-encoder's reading of each (claim, title, text) ("pair", "pieces",
+        "offsets"), from the cache where possible (a pair read before, in this search or an
+        earlier one, is never read again), the rest in one run."""
+        keys = [[cache_key(self.model_version, claim, title, t) for t in texts] for claim, title, texts in queries]
+        values = {k: self.cache.get(k) for ks in keys for k in ks}
+        todo: dict[tuple[str, str], dict[str, str]] = {}  # (claim, title) -> {key: text}, first seen first
+        for (claim, title, texts), ks in zip(queries, keys):
+            for k, t in zip(ks, texts):
+                if values[k] is None:  # a repeat within the run keeps its first place
+                    todo.setdefault((claim, title), {})[k] = t
         if todo:
-            pair, pieces, offsets = cross_encode(self.model, self.tokenizer, claim, title, list(todo.values()), self.max_length)
-            for n, k in enumerate(todo):
-                values[k] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
-                self.cache.put(k, values[k])
-        return [values[k] for k in keys]
+            runs = cross_encode_many(self.model, self.tokenizer, [(c, ti, list(group.values())) for (c, ti), group in todo.items()],
+                                     self.max_length)
+            for group, (pair, pieces, offsets) in zip(todo.values(), runs):
+                for n, k in enumerate(group):
+                    values[k] = {"pair": float(pair[n]), "pieces": pieces[n], "offsets": [list(o) for o in offsets]}
+                    self.cache.put(k, values[k])
+        return [[values[k] for k in ks] for ks in keys]
 
     def _judge(self, claim: ClaimInput, prepared: list[PreparedSource], generic: bool, evidence: Evidence | None) -> Judgement:
         """Score, verdict, confidence, parts and reasons from one or several sources; `evidence`'s

@@ -105,11 +105,21 @@ def prepare_source(claim: str, text: str, top_k: int, max_words: int = 64, meta:
 
 def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max_length: int, batch_size: int = 16):
     """(pair probabilities, per-passage claim-piece support probabilities, claim piece offsets)."""
+    return cross_encode_many(model, tokenizer, [(claim, title, texts)], max_length, batch_size)[0]
+
+
+def cross_encode_many(model, tokenizer, queries: list[tuple[str, str, list[str]]], max_length: int,
+                      batch_size: int = 16) -> list[tuple]:
+    """`cross_encode` of several (claim, title, texts) at once: the pairs of all the claims
+    share length-sorted batches (a suggestion stage's claims fill whole batches, with less
+    padding, instead of each claim ending on a small one). Each pair is read as alone: a
+    row of a batch attends only to its own pieces, so only float rounding can differ."""
     import torch
 
     from verifier_core.verification.model.pairs import collate, encode_claim_pairs, length_batches
 
-    items = encode_claim_pairs(tokenizer, claim, title, texts, max_length)
+    per_query = [encode_claim_pairs(tokenizer, claim, title, texts, max_length) for claim, title, texts in queries]
+    items = [item for query in per_query for item in query]
     pair = np.zeros(len(items), dtype=np.float64)
     pieces: list[list[float]] = [[] for _ in items]
     with torch.inference_mode():
@@ -121,8 +131,12 @@ def cross_encode(model, tokenizer, claim: str, title: str, texts: list[str], max
                 a, b = items[i].claim_slice
                 pair[i] = float(torch.sigmoid(pair_logit[row]))
                 pieces[i] = probs[row, a:b].tolist()
-    offsets = items[0].claim_offsets if items else []
-    return pair, pieces, offsets
+    out, at = [], 0
+    for query in per_query:
+        offsets = query[0].claim_offsets if query else []
+        out.append((pair[at:at + len(query)], pieces[at:at + len(query)], offsets))
+        at += len(query)
+    return out
 
 
 def analyse(model, tokenizer, claim: str, title: str, text: str, top_k: int, max_length: int, max_words: int = 64) -> PreparedSource:
