@@ -118,7 +118,7 @@ def run_stream(env: dict, wiki, base: str, pages, titles: list[str], first_page:
         minutes.append(queue_depths())
         ended = time.time()
         done = verdicts(stream.people, ended + args.drain)
-        drained = time.time() - ended
+        drained = max(done.values(), default=ended) - ended
     finally:
         stop(running)
     from django.db import connections
@@ -140,7 +140,7 @@ def verdicts(people: dict[int, tuple], deadline: float) -> dict[int, float]:
     or until `deadline`."""
     from sideapp.models import PatrolEdit, PatrolRow
 
-    unread = (PatrolEdit.Status.QUEUED, PatrolEdit.Status.CHECKING)
+    unread = (PatrolEdit.Status.QUEUED,)  # "checking" is where an edit that added citations stays
     while True:
         edits = PatrolEdit.objects.filter(revid__in=people)
         rows = PatrolRow.objects.filter(edit__revid__in=people)
